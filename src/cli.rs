@@ -1,0 +1,173 @@
+//! The command line as the user typed it: clap definitions only.
+//!
+//! Nothing here decides anything; [`crate::config::Config::from_cli`] validates these raw values
+//! and turns them into the plain settings the rest of the program reads.
+
+use std::ffi::OsString;
+
+use clap::{Parser, ValueEnum};
+
+/// How sizes are printed (`-o`), with dust's names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Powers of 1000 with K, M, G… suffixes
+    Si,
+    /// Plain bytes
+    B,
+    /// Kibibytes (1024)
+    K,
+    /// Mebibytes
+    M,
+    /// Gibibytes
+    G,
+    /// Tebibytes
+    T,
+    /// Kilobytes (1000)
+    Kb,
+    /// Megabytes
+    Mb,
+    /// Gigabytes
+    Gb,
+    /// Terabytes
+    Tb,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hogs",
+    version,
+    about = "Find what eats your disk: a fast, parallel disk-usage tree with size bars",
+    long_about = None,
+    after_help = "Sizes are disk usage (as `du -B1`) unless -s or -f is given."
+)]
+pub struct Cli {
+    /// Files or directories to scan
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<OsString>,
+
+    /// Depth of the tree to show (the whole tree is always counted)
+    #[arg(
+        short = 'd',
+        long = "depth",
+        value_name = "DEPTH",
+        allow_hyphen_values = true
+    )]
+    pub depth: Option<String>,
+
+    /// Number of lines to show [default: fit the terminal height]
+    #[arg(
+        short = 'n',
+        long = "number-of-lines",
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
+    pub number_of_lines: Option<String>,
+
+    /// Print the tree upside down: the root first, biggest entries at the top
+    #[arg(short = 'r', long = "reverse")]
+    pub reverse: bool,
+
+    /// Use apparent sizes (file lengths, as `du -b`) instead of disk usage
+    #[arg(short = 's', long = "apparent-size", conflicts_with = "filecount")]
+    pub apparent_size: bool,
+
+    /// Count files and directories (inodes, as `du --inodes`) instead of bytes
+    #[arg(short = 'f', long = "filecount")]
+    pub filecount: bool,
+
+    /// Stay on the filesystems of the given paths
+    #[arg(short = 'x', long = "limit-filesystem")]
+    pub limit_filesystem: bool,
+
+    /// Follow symbolic links (each directory is still walked once)
+    #[arg(short = 'L', long = "dereference-links")]
+    pub dereference_links: bool,
+
+    /// Do not count hidden files and directories (names starting with '.')
+    #[arg(short = 'i', long = "ignore-hidden")]
+    pub ignore_hidden: bool,
+
+    /// Do not count entries with this name anywhere below the paths, or this exact path if it
+    /// contains a '/' (repeatable)
+    #[arg(short = 'X', long = "ignore-directory", value_name = "NAME|PATH")]
+    pub ignore_directory: Vec<OsString>,
+
+    /// Only count files whose path matches this regex (repeatable: any may match)
+    #[arg(short = 'e', long = "filter", value_name = "REGEX")]
+    pub filter: Vec<String>,
+
+    /// Do not count files whose path matches this regex (repeatable)
+    #[arg(short = 'v', long = "invert-filter", value_name = "REGEX")]
+    pub invert_filter: Vec<String>,
+
+    /// Only show entries at least this big (e.g. 10M, 1.5Gi, 20K, 500); with -f a count
+    #[arg(
+        short = 'z',
+        long = "min-size",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    pub min_size: Option<String>,
+
+    /// No percent bars or percentages
+    #[arg(short = 'b', long = "no-percent-bars")]
+    pub no_percent_bars: bool,
+
+    /// Fill the bars from the left (toward the names) instead of from the right
+    #[arg(short = 'B', long = "bars-on-right")]
+    pub bars_on_right: bool,
+
+    /// No colours, even on a terminal
+    #[arg(short = 'c', long = "no-colors")]
+    pub no_colors: bool,
+
+    /// Colours even when the output is not a terminal
+    #[arg(short = 'C', long = "force-colors", conflicts_with = "no_colors")]
+    pub force_colors: bool,
+
+    /// Show full paths instead of names
+    #[arg(short = 'p', long = "full-paths")]
+    pub full_paths: bool,
+
+    /// Only show directories
+    #[arg(short = 'D', long = "only-dir", conflicts_with = "only_file")]
+    pub only_dir: bool,
+
+    /// Only show files (a flat list of the biggest files)
+    #[arg(short = 'F', long = "only-file")]
+    pub only_file: bool,
+
+    /// Print the tree as JSON
+    #[arg(short = 'j', long = "output-json")]
+    pub output_json: bool,
+
+    /// Number of threads [default: the number of CPUs]
+    #[arg(
+        short = 'T',
+        long = "threads",
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
+    pub threads: Option<String>,
+
+    /// No progress line while scanning
+    #[arg(short = 'P', long = "no-progress")]
+    pub no_progress: bool,
+
+    /// Width of the output [default: the terminal width, else 80]
+    #[arg(
+        short = 'w',
+        long = "terminal-width",
+        value_name = "COLUMNS",
+        allow_hyphen_values = true
+    )]
+    pub terminal_width: Option<String>,
+
+    /// Do not show the total line when several paths are given
+    #[arg(long = "skip-total")]
+    pub skip_total: bool,
+
+    /// How sizes are printed
+    #[arg(short = 'o', long = "output-format", value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+}

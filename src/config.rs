@@ -1,0 +1,280 @@
+//! The validated, immutable settings every other module reads.
+//!
+//! All decisions that depend on the environment (is stdout a terminal, how wide is it, is
+//! `NO_COLOR` set) are taken here once, so renderers are pure functions of (tree, Config).
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+
+use regex::bytes::Regex;
+
+use crate::cli::{Cli, OutputFormat};
+use crate::units::parse_size;
+
+/// What a node's "size" means in every view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SizeMode {
+    /// Allocated blocks (`st_blocks * 512`), as `du -B1`.
+    Disk,
+    /// File lengths (`st_size`), as `du -b`.
+    Apparent,
+    /// Number of inodes, as `du --inodes`.
+    Count,
+}
+
+/// How the size column is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnitStyle {
+    /// Short human units in powers of 1024 (`4.0K`, `12M`), dust's default.
+    HumanIec,
+    /// Short human units in powers of 1000.
+    HumanSi,
+    /// Exact number.
+    Plain,
+    /// A fixed unit: the divisor and its suffix.
+    Fixed(u64, &'static str),
+}
+
+/// Which entries the walker leaves out entirely (they are neither counted nor shown).
+#[derive(Clone, Debug, Default)]
+pub struct Exclusions {
+    /// Skip names starting with '.'.
+    pub hidden: bool,
+    /// Skip entries with one of these names anywhere below a root.
+    pub names: Vec<Vec<u8>>,
+    /// Skip entries at exactly one of these paths (as the walker spells them: root as typed,
+    /// then '/'-joined names).
+    pub paths: Vec<Vec<u8>>,
+}
+
+/// Options of the walk itself: what to count and how to traverse.
+#[derive(Clone, Debug)]
+pub struct WalkOptions {
+    pub mode: SizeMode,
+    /// Do not cross into other filesystems (`-x`).
+    pub one_filesystem: bool,
+    /// Follow symbolic links (`-L`).
+    pub follow_links: bool,
+    pub exclusions: Exclusions,
+    /// Worker threads for the walk.
+    pub threads: usize,
+}
+
+/// Regex filters applied to files after the walk (`-e`, `-v`).
+#[derive(Clone, Debug, Default)]
+pub struct PathFilters {
+    pub include: Vec<Regex>,
+    pub exclude: Vec<Regex>,
+}
+
+impl PathFilters {
+    pub fn is_active(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+
+    /// Whether a file with this full path is counted.
+    pub fn accepts(&self, path: &[u8]) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
+            && !self.exclude.iter().any(|r| r.is_match(path))
+    }
+}
+
+/// What the output looks like.
+#[derive(Clone, Debug)]
+pub struct ViewOptions {
+    /// Deepest level shown (0 = only the roots). `None`: no limit.
+    pub depth: Option<usize>,
+    /// Most lines shown in the bars view.
+    pub lines: usize,
+    /// Root first, biggest at the top.
+    pub reverse: bool,
+    /// Hide entries smaller than this (in the mode's unit).
+    pub min_size: Option<u64>,
+    pub bars: bool,
+    pub bars_on_right: bool,
+    pub color: bool,
+    pub full_paths: bool,
+    pub only_dirs: bool,
+    pub only_files: bool,
+    pub json: bool,
+    pub width: usize,
+    pub skip_total: bool,
+    pub units: UnitStyle,
+    /// Names go to a terminal: escape everything a terminal could interpret.
+    pub to_terminal: bool,
+}
+
+/// Everything the program needs to know, decided once.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub paths: Vec<OsString>,
+    pub walk: WalkOptions,
+    pub filters: PathFilters,
+    pub view: ViewOptions,
+    /// Draw a progress line on stderr during long scans.
+    pub progress: bool,
+}
+
+/// A user error in an option value: printed as one line, exit status 1.
+#[derive(Debug)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn parse_count(value: &str, flag: &str, min: usize) -> Result<usize, ConfigError> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        Ok(_) => Err(ConfigError(format!(
+            "invalid value '{value}' for {flag}: must be at least {min}"
+        ))),
+        Err(_) => Err(ConfigError(format!(
+            "invalid value '{value}' for {flag}: expected a whole number"
+        ))),
+    }
+}
+
+fn compile_all(patterns: &[String], flag: &str) -> Result<Vec<Regex>, ConfigError> {
+    patterns
+        .iter()
+        .map(|p| {
+            Regex::new(p).map_err(|e| {
+                // regex errors span several lines; the first names the problem
+                let detail = e.to_string();
+                let last = detail.lines().last().unwrap_or("").trim().to_string();
+                ConfigError(format!("invalid regex '{p}' for {flag}: {last}"))
+            })
+        })
+        .collect()
+}
+
+/// Terminal size of stdout, when it is one.
+fn terminal_size() -> Option<(usize, usize)> {
+    let ws = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col as usize, ws.ws_row as usize))
+}
+
+impl Config {
+    pub fn from_cli(cli: Cli) -> Result<Config, ConfigError> {
+        let stdout_tty = std::io::stdout().is_terminal();
+        let term = if stdout_tty { terminal_size() } else { None };
+
+        let mode = if cli.filecount {
+            SizeMode::Count
+        } else if cli.apparent_size {
+            SizeMode::Apparent
+        } else {
+            SizeMode::Disk
+        };
+        let depth = cli
+            .depth
+            .as_deref()
+            .map(|d| parse_count(d, "--depth", 0))
+            .transpose()?;
+        let lines = match cli.number_of_lines.as_deref() {
+            Some(n) => parse_count(n, "--number-of-lines", 0)?,
+            // dust's default: fit the terminal, keeping room for the prompt
+            None => term.map_or(30, |(_, rows)| rows.saturating_sub(10).max(1)),
+        };
+        let threads = match cli.threads.as_deref() {
+            Some(t) => parse_count(t, "--threads", 1)?,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let width = match cli.terminal_width.as_deref() {
+            Some(w) => parse_count(w, "--terminal-width", 1)?,
+            None => term.map_or(80, |(cols, _)| cols),
+        };
+        let min_size = cli
+            .min_size
+            .as_deref()
+            .map(|s| {
+                parse_size(s).ok_or_else(|| {
+                    ConfigError(format!(
+                        "invalid value '{s}' for --min-size: expected a size such as 500, 20K, 1.5M or 2G"
+                    ))
+                })
+            })
+            .transpose()?;
+        let filters = PathFilters {
+            include: compile_all(&cli.filter, "--filter")?,
+            exclude: compile_all(&cli.invert_filter, "--invert-filter")?,
+        };
+
+        let mut exclusions = Exclusions {
+            hidden: cli.ignore_hidden,
+            ..Exclusions::default()
+        };
+        for x in &cli.ignore_directory {
+            let bytes = std::os::unix::ffi::OsStrExt::as_bytes(x.as_os_str());
+            if bytes.is_empty() {
+                return Err(ConfigError(
+                    "invalid value '' for --ignore-directory".into(),
+                ));
+            }
+            let trimmed = trim_trailing_slashes(bytes);
+            if trimmed.contains(&b'/') {
+                exclusions.paths.push(trimmed.to_vec());
+            } else {
+                exclusions.names.push(trimmed.to_vec());
+            }
+        }
+
+        let units = match cli.output_format {
+            None => UnitStyle::HumanIec,
+            Some(OutputFormat::Si) => UnitStyle::HumanSi,
+            Some(OutputFormat::B) => UnitStyle::Plain,
+            Some(OutputFormat::K) => UnitStyle::Fixed(1 << 10, "Ki"),
+            Some(OutputFormat::M) => UnitStyle::Fixed(1 << 20, "Mi"),
+            Some(OutputFormat::G) => UnitStyle::Fixed(1 << 30, "Gi"),
+            Some(OutputFormat::T) => UnitStyle::Fixed(1 << 40, "Ti"),
+            Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "KB"),
+            Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "MB"),
+            Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "GB"),
+            Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "TB"),
+        };
+        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = cli.force_colors || (stdout_tty && !cli.no_colors && !no_color_env);
+
+        Ok(Config {
+            paths: cli.paths,
+            walk: WalkOptions {
+                mode,
+                one_filesystem: cli.limit_filesystem,
+                follow_links: cli.dereference_links,
+                exclusions,
+                threads,
+            },
+            filters,
+            view: ViewOptions {
+                depth,
+                lines,
+                reverse: cli.reverse,
+                min_size,
+                bars: !cli.no_percent_bars,
+                bars_on_right: cli.bars_on_right,
+                color,
+                full_paths: cli.full_paths,
+                only_dirs: cli.only_dir,
+                only_files: cli.only_file,
+                json: cli.output_json,
+                width,
+                skip_total: cli.skip_total,
+                units,
+                to_terminal: stdout_tty,
+            },
+            progress: !cli.no_progress && std::io::stderr().is_terminal(),
+        })
+    }
+}
+
+/// `a/b//` → `a/b`, but `/` stays `/`.
+pub fn trim_trailing_slashes(p: &[u8]) -> &[u8] {
+    let mut end = p.len();
+    while end > 1 && p[end - 1] == b'/' {
+        end -= 1;
+    }
+    &p[..end]
+}

@@ -1,0 +1,265 @@
+//! The dust-style tree: `SIZE TREE NAME │BAR│ PCT%`, written to any `Write`.
+//!
+//! Laid out root first (`-r`), then flipped line by line for the default view, where the root
+//! sits at the bottom and `└`/`┬` become `┌`/`┴`. Bars are shaded by depth: the entry's own
+//! share in `█`, its ancestors' shares in `░▒▓` from the shallowest, the root's in blank.
+
+use std::io::{self, Write};
+
+use super::color::{Palette, RESET};
+use super::escape::{escape, truncate, Escaped};
+use crate::config::{SizeMode, ViewOptions};
+use crate::tree::{NodeId, Row, Tree};
+use crate::units::format_size;
+
+/// Columns taken by `│`, `│`, and ` 100%`.
+const BAR_FRAME: usize = 7;
+/// Narrower than this, bars say nothing: drop them.
+const MIN_BAR: usize = 4;
+
+struct Line<'t> {
+    row: Row,
+    size: String,
+    name: Escaped<'t>,
+    label_width: usize,
+}
+
+/// Everything the renderer needs besides the tree.
+pub struct BarsView<'a> {
+    pub opts: &'a ViewOptions,
+    pub mode: SizeMode,
+    pub palette: Option<&'a Palette>,
+}
+
+impl BarsView<'_> {
+    /// Writes `rows` (in layout order, parents first) as the bars view.
+    pub fn render(&self, tree: &Tree, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let opts = self.opts;
+        let raw_invalid = !opts.to_terminal;
+        let names: Vec<(Row, Vec<u8>)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    *r,
+                    if opts.full_paths {
+                        tree.path(r.id)
+                    } else {
+                        tree.name(r.id).to_vec()
+                    },
+                )
+            })
+            .collect();
+        let lines: Vec<Line<'_>> = names
+            .iter()
+            .map(|(row, name)| {
+                let name = escape(name, raw_invalid);
+                Line {
+                    row: *row,
+                    size: format_size(tree.node(row.id).size(self.mode), self.mode, opts.units),
+                    label_width: 2 * row.depth + 4 + name.width,
+                    name,
+                }
+            })
+            .collect();
+        let total: u64 = rows
+            .iter()
+            .filter(|r| r.depth == 0)
+            .map(|r| tree.node(r.id).size(self.mode))
+            .sum();
+
+        // columns
+        let size_w = lines.iter().map(|l| l.size.len()).max().unwrap_or(0);
+        let longest = lines.iter().map(|l| l.label_width).max().unwrap_or(0);
+        let after_size = opts.width.saturating_sub(size_w + 1);
+        let mut bar_w = 0;
+        let mut label_w = longest.min(after_size).max(1);
+        if opts.bars && after_size >= BAR_FRAME + MIN_BAR + 1 {
+            let room = after_size - BAR_FRAME;
+            let min_bar = (room / 4).max(MIN_BAR);
+            label_w = longest.min(room - min_bar).max(1);
+            bar_w = room - label_w;
+        }
+        let show_bars = bar_w > 0;
+
+        // lay out root-first; print in the order asked
+        let mut guides: Vec<bool> = Vec::new();
+        let mut ancestors: Vec<u64> = Vec::new();
+        let mut out_lines: Vec<Vec<u8>> = Vec::with_capacity(lines.len());
+        let flip = !opts.reverse;
+        for l in &lines {
+            let d = l.row.depth;
+            guides.truncate(d);
+            ancestors.truncate(d);
+            let size = tree.node(l.row.id).size(self.mode);
+            let mut line = Vec::with_capacity(opts.width + 32);
+            write!(line, "{:>w$} ", l.size, w = size_w)?;
+            // the guides may take what the name leaves, but never more than half the column
+            let prefix_room = label_w.saturating_sub(l.name.width).max(label_w / 2);
+            let (prefix, prefix_w) = tree_prefix(&guides, l.row, flip, prefix_room);
+            line.extend_from_slice(prefix.as_bytes());
+            let (name, name_w) = truncate(&l.name, label_w.saturating_sub(prefix_w));
+            let color = self
+                .palette
+                .and_then(|p| p.start(tree.node(l.row.id).kind(), tree.name(l.row.id)));
+            if let Some(c) = &color {
+                line.extend_from_slice(c.as_bytes());
+            }
+            line.extend_from_slice(&name);
+            if color.is_some() {
+                line.extend_from_slice(RESET.as_bytes());
+            }
+            if show_bars {
+                line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
+                line.extend_from_slice("│".as_bytes());
+                let bar = shaded_bar(size, &ancestors, total, bar_w, opts.bars_on_right);
+                line.extend_from_slice(bar.as_bytes());
+                write!(line, "│ {:>3}%", percent(size, total))?;
+            }
+            line.push(b'\n');
+            out_lines.push(line);
+            guides.push(!l.row.last);
+            ancestors.push(size);
+        }
+        if flip {
+            out_lines.reverse();
+        }
+        for l in out_lines {
+            out.write_all(&l)?;
+        }
+        Ok(())
+    }
+}
+
+fn percent(size: u64, total: u64) -> u64 {
+    if total == 0 {
+        0
+    } else {
+        ((size as u128 * 100 + total as u128 / 2) / total as u128) as u64
+    }
+}
+
+/// `│ │ ├─┬ ` for a row, in at most `max_w` columns: when the tree is deeper than that, the
+/// outer guides are elided with `…` so the name stays visible.
+fn tree_prefix(guides: &[bool], row: Row, flip: bool, max_w: usize) -> (String, usize) {
+    let connector = match (row.last, flip) {
+        (true, false) => "└─",
+        (true, true) => "┌─",
+        (false, _) => "├─",
+    };
+    let tail = match (row.has_children, flip) {
+        (true, false) => "┬ ",
+        (true, true) => "┴ ",
+        (false, _) => "─ ",
+    };
+    let full_w = 2 * guides.len() + 4;
+    if max_w < 4 {
+        return (String::new(), 0); // too narrow for any tree: names only
+    }
+    let keep = if full_w <= max_w {
+        guides.len()
+    } else {
+        max_w.saturating_sub(5) / 2
+    };
+    let mut s = String::with_capacity(4 * keep + 16);
+    if keep < guides.len() {
+        s.push('…');
+    }
+    for &more in &guides[guides.len() - keep..] {
+        s.push_str(if more { "│ " } else { "  " });
+    }
+    s.push_str(connector);
+    s.push_str(tail);
+    let w = 2 * keep + 4 + usize::from(keep < guides.len());
+    (s, w)
+}
+
+/// The bar for an entry of `size` whose ancestors (below the top) have `ancestors` sizes.
+fn shaded_bar(size: u64, ancestors: &[u64], total: u64, width: usize, from_right: bool) -> String {
+    // anything nonzero gets at least one cell, as in dust: small is not nothing
+    let len = |s: u64| -> usize {
+        if total == 0 || s == 0 {
+            0
+        } else {
+            ((s as u128 * width as u128 + total as u128 / 2) / total as u128)
+                .clamp(1, width as u128) as usize
+        }
+    };
+    let mut cells = vec![' '; width];
+    // ancestors[0] is the top (blank); then ░ ▒ ▓ by depth
+    for (depth, &a) in ancestors.iter().enumerate().skip(1).take(3) {
+        let shade = ['░', '▒', '▓'][depth - 1];
+        for c in cells.iter_mut().take(len(a)) {
+            *c = shade;
+        }
+    }
+    for c in cells.iter_mut().take(len(size)) {
+        *c = '█';
+    }
+    if from_right {
+        cells.reverse();
+    }
+    cells.into_iter().collect()
+}
+
+/// Rows for `-F`: the files as a flat list under `top`, each named by its full path.
+pub fn flat_rows(top: NodeId, files: &[NodeId]) -> Vec<Row> {
+    let mut rows = vec![Row {
+        id: top,
+        depth: 0,
+        last: true,
+        has_children: !files.is_empty(),
+    }];
+    rows.extend(files.iter().enumerate().map(|(i, &id)| Row {
+        id,
+        depth: 1,
+        last: i + 1 == files.len(),
+        has_children: false,
+    }));
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_shade_by_depth() {
+        // top 100, depth-1 ancestor 60, depth-2 ancestor 30, entry 10, 10 columns
+        assert_eq!(shaded_bar(10, &[100, 60, 30], 100, 10, false), "█▒▒░░░    ");
+        assert_eq!(shaded_bar(10, &[100, 60, 30], 100, 10, true), "    ░░░▒▒█");
+        assert_eq!(shaded_bar(0, &[], 0, 3, false), "   ");
+    }
+
+    #[test]
+    fn prefixes_match_dust() {
+        let row = |last, has_children| Row {
+            id: 1,
+            depth: 0,
+            last,
+            has_children,
+        };
+        assert_eq!(tree_prefix(&[], row(true, true), true, 80).0, "┌─┴ ");
+        assert_eq!(
+            tree_prefix(&[false], row(true, false), true, 80).0,
+            "  ┌── "
+        );
+        assert_eq!(
+            tree_prefix(&[false, true], row(false, true), false, 80).0,
+            "  │ ├─┬ "
+        );
+        // deeper than the room: outer guides elided, never wider than asked
+        let deep = vec![true; 1000];
+        let (p, w) = tree_prefix(&deep, row(true, false), true, 20);
+        assert!(w <= 20 && p.starts_with('…'), "{p:?} {w}");
+    }
+
+    #[test]
+    fn percent_rounds() {
+        assert_eq!(percent(1, 3), 33);
+        assert_eq!(percent(2, 3), 67);
+        assert_eq!(percent(5, 0), 0);
+    }
+}

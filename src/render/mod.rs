@@ -1,0 +1,6 @@
+//! Views of a finished tree. Pure: they read the tree and the config and write to a `Write`.
+
+pub mod bars;
+pub mod color;
+pub mod escape;
+pub mod json;

@@ -1,0 +1,41 @@
+//! `-e` / `-v`: count only the files whose full path the regexes accept.
+//!
+//! Done on the finished walk rather than inside it, so the walker stays free of view logic and
+//! builds no paths: one depth-first pass here keeps a single path buffer.
+
+use super::{flags, Tree, TOTAL};
+use crate::config::PathFilters;
+
+impl Tree {
+    /// Marks rejected files [`flags::FILTERED`] and drops directories' own sizes, so totals
+    /// are the sizes of matching files only. No-op without filters. Call before `finish`.
+    pub fn apply_filters(&mut self, filters: &PathFilters) {
+        if !filters.is_active() {
+            return;
+        }
+        let mut path = Vec::new();
+        // (node, length of its parent's path in `path`)
+        let mut stack: Vec<(u32, usize)> = self.nodes[TOTAL as usize]
+            .children()
+            .rev()
+            .map(|r| (r, 0))
+            .collect();
+        while let Some((id, parent_len)) = stack.pop() {
+            path.truncate(parent_len);
+            if parent_len > 0 && path.last() != Some(&b'/') {
+                path.push(b'/');
+            }
+            path.extend_from_slice(self.name(id));
+            let node = &mut self.nodes[id as usize];
+            if node.is_dir() {
+                node.disk = 0;
+                node.apparent = 0;
+                node.entries = 0;
+                let len = path.len();
+                stack.extend(node.children().rev().map(|c| (c, len)));
+            } else if !filters.accepts(&path) {
+                node.set_flag(flags::FILTERED);
+            }
+        }
+    }
+}

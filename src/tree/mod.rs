@@ -1,0 +1,276 @@
+//! The scanned tree: one flat vector of compact nodes, names in one byte arena.
+//!
+//! Node 0 is a synthetic "(total)" whose children are the scanned paths, in the order given.
+//! A directory's children are appended in one go when it is read, so they are contiguous
+//! (`first_child .. first_child + child_count`), in directory-read order, and every child has a
+//! larger id than its parent. That last fact makes totals a single reverse sweep and keeps
+//! every pass iterative, whatever the depth.
+
+mod aggregate;
+mod build;
+mod filter;
+mod select;
+
+pub use build::{LinkKey, TreeBuilder};
+pub use select::{biggest_files, select_rows, Row, Selection};
+
+/// Index of a node in [`Tree::nodes`].
+pub type NodeId = u32;
+
+/// The synthetic root above all scanned paths.
+pub const TOTAL: NodeId = 0;
+
+/// What an entry is, from `d_type` or `st_mode`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EntryKind {
+    Dir = 0,
+    File = 1,
+    Symlink = 2,
+    Other = 3,
+}
+
+impl EntryKind {
+    fn from_bits(b: u64) -> EntryKind {
+        match b & 3 {
+            0 => EntryKind::Dir,
+            1 => EntryKind::File,
+            2 => EntryKind::Symlink,
+            _ => EntryKind::Other,
+        }
+    }
+
+    pub fn json_name(self) -> &'static str {
+        match self {
+            EntryKind::Dir => "dir",
+            EntryKind::File => "file",
+            EntryKind::Symlink => "symlink",
+            EntryKind::Other => "other",
+        }
+    }
+}
+
+/// Per-node facts kept in a few bits.
+pub mod flags {
+    /// A hard link (or, across arguments and with -L, any inode) already counted elsewhere.
+    pub const DUPLICATE: u8 = 1;
+    /// A directory that could not be read: its own size counts, its contents are unknown.
+    pub const UNREADABLE: u8 = 2;
+    /// A directory on another filesystem, not entered (-x).
+    pub const OTHER_FS: u8 = 4;
+    /// Left out by -e / -v: contributes nothing.
+    pub const FILTERED: u8 = 8;
+    /// A non-directory with more than one link.
+    pub const HARDLINK: u8 = 16;
+}
+
+const NAME_OFF_BITS: u32 = 40;
+const NAME_OFF_MASK: u64 = (1 << NAME_OFF_BITS) - 1;
+
+/// One entry: 48 bytes (guarded by a test). Sizes are the entry's own until
+/// [`Tree::finish`] turns them into subtree totals.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub parent: NodeId,
+    pub first_child: NodeId,
+    pub child_count: u32,
+    /// Entries in the subtree, this one included (saturating).
+    pub entries: u32,
+    /// Name offset (40 bits) | name length (8 bits) | kind (2 bits) | spare (6) | flags (8).
+    packed: u64,
+    pub disk: u64,
+    pub apparent: u64,
+    /// Newest modification time in the subtree (seconds since the epoch).
+    pub mtime: i64,
+}
+
+impl Node {
+    pub fn new(kind: EntryKind, disk: u64, apparent: u64, mtime: i64, flags: u8) -> Node {
+        Node {
+            parent: TOTAL,
+            first_child: 0,
+            child_count: 0,
+            entries: 1,
+            packed: ((kind as u64) << 48) | ((flags as u64) << 56),
+            disk,
+            apparent,
+            mtime,
+        }
+    }
+
+    pub fn kind(&self) -> EntryKind {
+        EntryKind::from_bits(self.packed >> 48)
+    }
+
+    pub fn flags(&self) -> u8 {
+        (self.packed >> 56) as u8
+    }
+
+    pub fn has(&self, flag: u8) -> bool {
+        self.flags() & flag != 0
+    }
+
+    pub fn set_flag(&mut self, flag: u8) {
+        self.packed |= (flag as u64) << 56;
+    }
+
+    pub fn is_dir(&self) -> bool {
+        self.kind() == EntryKind::Dir
+    }
+
+    fn set_name(&mut self, off: u64, len: usize) {
+        debug_assert!(len <= 255 && off <= NAME_OFF_MASK);
+        self.packed = (self.packed & !((1 << 48) - 1))
+            | (off & NAME_OFF_MASK)
+            | ((len as u64) << NAME_OFF_BITS);
+    }
+
+    fn name_span(&self) -> (usize, usize) {
+        let off = (self.packed & NAME_OFF_MASK) as usize;
+        let len = ((self.packed >> NAME_OFF_BITS) & 0xff) as usize;
+        (off, len)
+    }
+
+    pub fn children(&self) -> std::ops::Range<NodeId> {
+        self.first_child..self.first_child + self.child_count
+    }
+
+    /// Size in the given mode.
+    pub fn size(&self, mode: crate::config::SizeMode) -> u64 {
+        match mode {
+            crate::config::SizeMode::Disk => self.disk,
+            crate::config::SizeMode::Apparent => self.apparent,
+            crate::config::SizeMode::Count => self.entries as u64,
+        }
+    }
+}
+
+/// The whole scan.
+#[derive(Debug, Default)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    names: Vec<u8>,
+    /// Names of the scanned paths as typed (any length), indexed by node id - 1.
+    root_names: Vec<Vec<u8>>,
+}
+
+impl Tree {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The scanned paths (children of [`TOTAL`]).
+    pub fn roots(&self) -> std::ops::Range<NodeId> {
+        self.nodes[0].children()
+    }
+
+    pub fn is_root(&self, id: NodeId) -> bool {
+        id != TOTAL && self.nodes[id as usize].parent == TOTAL
+    }
+
+    /// The entry's own name; a root's is the path as typed.
+    pub fn name(&self, id: NodeId) -> &[u8] {
+        if id == TOTAL {
+            return b"(total)";
+        }
+        if self.is_root(id) {
+            return &self.root_names[id as usize - 1];
+        }
+        let (off, len) = self.nodes[id as usize].name_span();
+        &self.names[off..off + len]
+    }
+
+    /// Full path from the scanned root as typed: `root/a/b`. Built on demand by walking parents.
+    pub fn path_into(&self, id: NodeId, out: &mut Vec<u8>) {
+        out.clear();
+        if id == TOTAL {
+            out.extend_from_slice(self.name(TOTAL));
+            return;
+        }
+        let mut chain = Vec::new();
+        let mut n = id;
+        while n != TOTAL {
+            chain.push(n);
+            n = self.nodes[n as usize].parent;
+        }
+        for (i, &n) in chain.iter().rev().enumerate() {
+            if i > 0 && out.last() != Some(&b'/') {
+                out.push(b'/');
+            }
+            out.extend_from_slice(self.name(n));
+        }
+    }
+
+    pub fn path(&self, id: NodeId) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.path_into(id, &mut v);
+        v
+    }
+
+    /// Depth below the scanned root (a root is 0, [`TOTAL`] is -1 as `None`).
+    pub fn depth(&self, id: NodeId) -> usize {
+        let mut d = 0;
+        let mut n = id;
+        while n != TOTAL && self.nodes[n as usize].parent != TOTAL {
+            n = self.nodes[n as usize].parent;
+            d += 1;
+        }
+        d
+    }
+
+    /// True when `a` comes before `b` in a depth-first walk in directory order: the order in
+    /// which GNU du meets entries, used to decide which hard link owns the inode so that the
+    /// result does not depend on thread timing.
+    pub fn precedes(&self, a: NodeId, b: NodeId) -> bool {
+        let chain = |mut n: NodeId| {
+            let mut v = Vec::new();
+            while n != TOTAL {
+                v.push(n);
+                n = self.nodes[n as usize].parent;
+            }
+            v
+        };
+        let (ca, cb) = (chain(a), chain(b));
+        // both chains end at a root; compare from the top down (siblings are in id order)
+        for (x, y) in ca.iter().rev().zip(cb.iter().rev()) {
+            if x != y {
+                return x < y;
+            }
+        }
+        // one is an ancestor of the other: the ancestor comes first
+        ca.len() < cb.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_stays_compact() {
+        // names live in the arena; the node itself must stay small (bytes per entry = this + name)
+        assert!(
+            std::mem::size_of::<Node>() <= 48,
+            "Node grew to {}",
+            std::mem::size_of::<Node>()
+        );
+    }
+
+    #[test]
+    fn packed_fields_round_trip() {
+        let mut n = Node::new(EntryKind::Symlink, 1, 2, 3, flags::HARDLINK);
+        n.set_name(0xAB_CDEF_0123, 255);
+        n.set_flag(flags::DUPLICATE);
+        assert_eq!(n.kind(), EntryKind::Symlink);
+        assert_eq!(n.name_span(), (0xAB_CDEF_0123, 255));
+        assert!(n.has(flags::HARDLINK) && n.has(flags::DUPLICATE) && !n.has(flags::FILTERED));
+    }
+}

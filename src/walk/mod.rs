@@ -1,0 +1,457 @@
+//! The parallel walk: one rayon task per directory, no recursion on any thread's stack.
+//!
+//! A directory task reads its entries (getdents64), stats them relative to its own fd (split
+//! across threads when the directory is large), appends them to the tree under one lock, and
+//! spawns a task per subdirectory. A subdirectory is opened by its task through the parent's fd,
+//! which stays open (shared in an `Arc`) only until the last child has opened itself: a chain
+//! 20,000 deep holds two descriptors, not 20,000.
+//!
+//! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
+
+pub mod sys;
+
+use std::ffi::{CStr, OsString};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use rayon::prelude::*;
+
+use crate::config::{SizeMode, WalkOptions};
+use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
+use sys::{Errno, Meta};
+
+/// Why something could not be counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The entry itself could not be stat'ed (`cannot access`).
+    Access,
+    /// A directory could not be listed (`cannot read directory`); its own size still counts.
+    ReadDir,
+    /// The argument was the empty string.
+    EmptyName,
+}
+
+/// Where an error happened: a node of the tree, or a name that never became one.
+#[derive(Clone, Debug)]
+pub enum ErrorAt {
+    Node(NodeId),
+    Entry(NodeId, Box<[u8]>),
+    Argument(Vec<u8>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ScanError {
+    pub at: ErrorAt,
+    pub kind: ErrorKind,
+    pub errno: i32,
+}
+
+impl ScanError {
+    /// The path as it would be displayed.
+    pub fn path(&self, tree: &Tree) -> Vec<u8> {
+        match &self.at {
+            ErrorAt::Node(id) => tree.path(*id),
+            ErrorAt::Entry(parent, name) => {
+                let mut p = tree.path(*parent);
+                if p.last() != Some(&b'/') {
+                    p.push(b'/');
+                }
+                p.extend_from_slice(name);
+                p
+            }
+            ErrorAt::Argument(a) => a.clone(),
+        }
+    }
+}
+
+/// Counters a progress display may read while the walk runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub entries: AtomicU64,
+    pub bytes: AtomicU64,
+}
+
+/// The result of a walk: the tree (own sizes, not yet totals) and what could not be read.
+#[derive(Debug)]
+pub struct Scan {
+    pub tree: Tree,
+    pub errors: Vec<ScanError>,
+}
+
+/// Directories with more entries than this have their stats spread across threads.
+const PARALLEL_STAT_MIN: usize = 1024;
+const STAT_BATCH: usize = 256;
+
+struct Walker<'a> {
+    opts: &'a WalkOptions,
+    builder: Mutex<TreeBuilder>,
+    errors: Mutex<Vec<ScanError>>,
+    progress: &'a Progress,
+    /// With several arguments or -L the same directory can be reached twice: count it once.
+    dedup_dirs: bool,
+    /// A file argument may also be met inside a directory argument: then every file's inode
+    /// goes through the set, as GNU du does with several arguments.
+    dedup_files: bool,
+}
+
+/// The names of a directory's subdirectories, and its fd to open them through.
+struct OpenParent {
+    fd: OwnedFd,
+    /// NUL-terminated names, as read.
+    names: Vec<u8>,
+}
+
+enum DirHandle {
+    Open(OwnedFd),
+    Below(Arc<OpenParent>, u32),
+}
+
+struct DirJob {
+    node: NodeId,
+    handle: DirHandle,
+    /// Device of this directory (size mode: from the parent's stat); 0 when not known yet.
+    dev: u64,
+    /// Device of the root it belongs to (for -x).
+    root_dev: u64,
+}
+
+/// One directory entry on its way into the tree.
+struct Ent {
+    name_off: u32,
+    name_len: u32,
+    kind: Option<EntryKind>,
+    ino: u64,
+    stat: Option<Result<Meta, Errno>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Walks every path, in order; each root's directories in parallel on `opts.threads` threads.
+pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
+    let mut walker = Walker {
+        opts,
+        builder: Mutex::new(TreeBuilder::new()),
+        errors: Mutex::new(Vec::new()),
+        progress,
+        dedup_dirs: paths.len() > 1 || opts.follow_links,
+        dedup_files: opts.follow_links,
+    };
+
+    // Stat every argument first (in order), so the roots are contiguous children of TOTAL.
+    let mut roots = Vec::new();
+    let mut root_metas = Vec::new();
+    for p in paths {
+        let bytes = p.as_bytes();
+        if bytes.is_empty() {
+            walker.error(ErrorAt::Argument(Vec::new()), ErrorKind::EmptyName, 0);
+            continue;
+        }
+        match sys::stat_path(bytes, opts.follow_links) {
+            Ok(meta) => {
+                let mut node = node_for(&meta, opts.mode);
+                if opts.mode == SizeMode::Count {
+                    node.disk = meta.disk_bytes();
+                    node.apparent = meta.size;
+                    node.mtime = meta.mtime;
+                }
+                roots.push((bytes.to_vec(), node));
+                root_metas.push((bytes.to_vec(), meta));
+            }
+            Err(e) => walker.error(
+                ErrorAt::Argument(bytes.to_vec()),
+                ErrorKind::Access,
+                e.raw_os_error(),
+            ),
+        }
+    }
+    walker.dedup_files |=
+        root_metas.len() > 1 && root_metas.iter().any(|(_, m)| m.kind != EntryKind::Dir);
+    let first_root = {
+        let mut b = lock(&walker.builder);
+        b.add_roots(roots);
+        b.tree().roots().start
+    };
+    progress
+        .entries
+        .fetch_add(root_metas.len() as u64, Ordering::Relaxed);
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build();
+    for (i, (path, meta)) in root_metas.into_iter().enumerate() {
+        let id = first_root + i as NodeId;
+        if !walker.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
+            continue;
+        }
+        let fd = match sys::open_dir_path(&path, opts.follow_links) {
+            Ok(fd) => fd,
+            Err(e) => {
+                walker.unreadable(id, e);
+                continue;
+            }
+        };
+        let job = DirJob {
+            node: id,
+            handle: DirHandle::Open(fd),
+            dev: meta.dev,
+            root_dev: meta.dev,
+        };
+        let w = &walker;
+        match &pool {
+            Ok(pool) => pool.scope(|s| w.scan_dir(s, job)),
+            Err(_) => rayon::scope(|s| w.scan_dir(s, job)),
+        }
+    }
+
+    let tree = walker
+        .builder
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_tree();
+    let mut errors = walker
+        .errors
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    // thread timing must not change what is printed: order errors by path
+    let mut keyed: Vec<(Vec<u8>, ScanError)> =
+        errors.drain(..).map(|e| (e.path(&tree), e)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    Scan {
+        tree,
+        errors: keyed.into_iter().map(|(_, e)| e).collect(),
+    }
+}
+
+/// A node for an entry whose stat we have; sizes are left at 0 in count mode.
+fn node_for(meta: &Meta, mode: SizeMode) -> Node {
+    let mut f = 0;
+    if meta.nlink > 1 && meta.kind != EntryKind::Dir {
+        f |= flags::HARDLINK;
+    }
+    match mode {
+        SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
+        _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
+    }
+}
+
+impl Walker<'_> {
+    fn error(&self, at: ErrorAt, kind: ErrorKind, errno: i32) {
+        lock(&self.errors).push(ScanError { at, kind, errno });
+    }
+
+    fn unreadable(&self, id: NodeId, e: Errno) {
+        if e == Errno::NOENT {
+            return; // vanished since it was listed: as if it never was
+        }
+        lock(&self.builder).node_mut(id).set_flag(flags::UNREADABLE);
+        self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
+    }
+
+    /// Whether a root is counted (an argument repeating an earlier one counts nothing).
+    fn claim_root(&self, id: NodeId, meta: &Meta) -> bool {
+        !self.dedup_dirs || lock(&self.builder).claim((meta.dev, meta.ino), id)
+    }
+
+    fn scan_dir<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
+        let follow = self.opts.follow_links;
+        let is_root = matches!(job.handle, DirHandle::Open(_));
+        let fd = match job.handle {
+            DirHandle::Open(fd) => fd,
+            DirHandle::Below(parent, off) => {
+                let name = name_at(&parent.names, off);
+                match sys::open_dir_at(parent.fd.as_fd(), name, follow) {
+                    Ok(fd) => fd,
+                    Err(e) => return self.unreadable(job.node, e),
+                }
+            }
+        };
+        let count_mode = self.opts.mode == SizeMode::Count;
+
+        // In count mode nobody stat'ed this directory yet: one fstat gives its device (for
+        // -x and for hard-link keys) and its own sizes. That is the only stat per directory.
+        let mut dev = job.dev;
+        if count_mode && !is_root {
+            match sys::fstat(fd.as_fd()) {
+                Ok(meta) => {
+                    dev = meta.dev;
+                    let mut b = lock(&self.builder);
+                    let n = b.node_mut(job.node);
+                    n.disk = meta.disk_bytes();
+                    n.apparent = meta.size;
+                    n.mtime = meta.mtime;
+                    if self.opts.one_filesystem && meta.dev != job.root_dev {
+                        n.set_flag(flags::OTHER_FS);
+                        return;
+                    }
+                    if self.dedup_dirs && !b.claim((meta.dev, meta.ino), job.node) {
+                        return;
+                    }
+                }
+                Err(e) => return self.unreadable(job.node, e),
+            }
+        }
+
+        // 1. names
+        let mut names: Vec<u8> = Vec::new();
+        let mut ents: Vec<Ent> = Vec::new();
+        let ex = &self.opts.exclusions;
+        let dir_path = if ex.paths.is_empty() {
+            None
+        } else {
+            Some(lock(&self.builder).tree().path(job.node))
+        };
+        let listed = sys::read_entries(&fd, |name, t, ino| {
+            let b = name.to_bytes();
+            if ex.hidden && b.first() == Some(&b'.') {
+                return;
+            }
+            if ex.names.iter().any(|n| n.as_slice() == b) {
+                return;
+            }
+            if let Some(dp) = &dir_path {
+                if ex.paths.iter().any(|p| is_child_path(p, dp, b)) {
+                    return;
+                }
+            }
+            let off = names.len() as u32;
+            names.extend_from_slice(name.to_bytes_with_nul());
+            ents.push(Ent {
+                name_off: off,
+                name_len: b.len() as u32,
+                kind: sys::kind_of_dirent(t),
+                ino,
+                stat: None,
+            });
+        });
+        if let Err(e) = listed {
+            // a directory that can't be listed keeps its own size; what was read is dropped
+            return self.unreadable(job.node, e);
+        }
+
+        // 2. stats, relative to this directory's fd
+        let needs_stat = |e: &Ent| {
+            !count_mode || e.kind.is_none() || (follow && e.kind == Some(EntryKind::Symlink))
+        };
+        let stat_one = |e: &mut Ent| {
+            if needs_stat(e) {
+                e.stat = Some(sys::stat_at(
+                    fd.as_fd(),
+                    name_at(&names, e.name_off),
+                    follow,
+                ));
+            }
+        };
+        if ents.len() >= PARALLEL_STAT_MIN && self.opts.threads > 1 {
+            ents.par_chunks_mut(STAT_BATCH)
+                .for_each(|chunk| chunk.iter_mut().for_each(stat_one));
+        } else {
+            ents.iter_mut().for_each(stat_one);
+        }
+        // No search permission: names are readable but nothing can be stat'ed.
+        if ents
+            .iter()
+            .any(|e| matches!(e.stat, Some(Err(Errno::ACCESS))))
+        {
+            return self.unreadable(job.node, Errno::ACCESS);
+        }
+
+        // 3. into the tree
+        let mut subdirs: Vec<(NodeId, u32, u64)> = Vec::new();
+        let mut bytes = 0u64;
+        let kept;
+        {
+            let mut b = lock(&self.builder);
+            let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
+            let mut keep: Vec<(usize, Node)> = Vec::with_capacity(ents.len());
+            for (i, e) in ents.iter().enumerate() {
+                let node = match &e.stat {
+                    Some(Ok(meta)) => node_for(meta, self.opts.mode),
+                    Some(Err(err)) => {
+                        // vanished since listed: silent, unless -L met a dangling link
+                        if *err != Errno::NOENT || follow {
+                            failed.push((name_bytes(&names, e).into(), err.raw_os_error()));
+                        }
+                        continue;
+                    }
+                    None => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
+                };
+                bytes = bytes.saturating_add(node.disk);
+                keep.push((i, node));
+            }
+            kept = keep.len() as u64;
+            let first = b.add_children(
+                job.node,
+                keep.iter()
+                    .map(|(i, n)| (n.clone(), name_bytes(&names, &ents[*i]))),
+            );
+            for (j, (i, node)) in keep.iter().enumerate() {
+                let id = first + j as NodeId;
+                let e = &ents[*i];
+                let (edev, eino, nlink) = match &e.stat {
+                    Some(Ok(m)) => (m.dev, m.ino, m.nlink),
+                    _ => (dev, e.ino, 0),
+                };
+                if node.is_dir() {
+                    if !count_mode {
+                        if self.opts.one_filesystem && edev != job.root_dev {
+                            b.node_mut(id).set_flag(flags::OTHER_FS);
+                            continue;
+                        }
+                        if self.dedup_dirs && !b.claim((edev, eino), id) {
+                            continue;
+                        }
+                    }
+                    subdirs.push((id, e.name_off, edev));
+                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat.is_none()) {
+                    // count mode has no link count: every inode goes through the set
+                    b.claim((edev, eino), id);
+                }
+            }
+            drop(b);
+            for (name, errno) in failed {
+                self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
+            }
+        }
+        self.progress.entries.fetch_add(kept, Ordering::Relaxed);
+        self.progress.bytes.fetch_add(bytes, Ordering::Relaxed);
+
+        // 4. one task per subdirectory; they share this fd to open themselves
+        if subdirs.is_empty() {
+            return;
+        }
+        drop(ents);
+        let parent = Arc::new(OpenParent { fd, names });
+        for (id, off, edev) in subdirs.into_iter().rev() {
+            let job = DirJob {
+                node: id,
+                handle: DirHandle::Below(Arc::clone(&parent), off),
+                dev: edev,
+                root_dev: job.root_dev,
+            };
+            scope.spawn(move |s| self.scan_dir(s, job));
+        }
+    }
+}
+
+fn name_at(names: &[u8], off: u32) -> &CStr {
+    // every name was stored with its NUL; a malformed buffer would be a bug, not bad input
+    CStr::from_bytes_until_nul(&names[off as usize..]).unwrap_or(c"")
+}
+
+fn name_bytes<'n>(names: &'n [u8], e: &Ent) -> &'n [u8] {
+    &names[e.name_off as usize..(e.name_off + e.name_len) as usize]
+}
+
+/// Whether `dir/name` is `pattern` (an -X path, trailing slashes already trimmed).
+fn is_child_path(pattern: &[u8], dir: &[u8], name: &[u8]) -> bool {
+    let dir = crate::config::trim_trailing_slashes(dir);
+    let sep = usize::from(dir != b"/");
+    pattern.len() == dir.len() + sep + name.len()
+        && pattern.starts_with(dir)
+        && pattern.ends_with(name)
+        && (sep == 0 || pattern[dir.len()] == b'/')
+}

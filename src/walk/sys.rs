@@ -1,0 +1,136 @@
+//! The only place that talks to the kernel: open, getdents64 and stat on directory fds.
+//!
+//! Everything below a root goes through the parent directory's fd and the bare entry name, so
+//! the kernel never resolves a long path (that costs O(depth) per call and fails past PATH_MAX).
+
+use std::cell::RefCell;
+use std::ffi::CStr;
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
+pub use rustix::io::Errno;
+
+use crate::tree::EntryKind;
+
+/// What the walk keeps from a stat.
+#[derive(Copy, Clone, Debug)]
+pub struct Meta {
+    pub dev: u64,
+    pub ino: u64,
+    pub nlink: u64,
+    pub size: u64,
+    pub blocks: u64,
+    pub mtime: i64,
+    pub kind: EntryKind,
+}
+
+impl Meta {
+    fn from_stat(st: &Stat) -> Meta {
+        Meta {
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+            nlink: st.st_nlink as u64,
+            size: st.st_size.max(0) as u64,
+            blocks: st.st_blocks as u64,
+            mtime: st.st_mtime as i64,
+            kind: kind_of(FileType::from_raw_mode(st.st_mode as _)),
+        }
+    }
+
+    pub fn disk_bytes(&self) -> u64 {
+        self.blocks.saturating_mul(512)
+    }
+}
+
+/// The entry kind a `d_type` names; `None` for `DT_UNKNOWN` (the caller must stat).
+pub fn kind_of_dirent(t: FileType) -> Option<EntryKind> {
+    (t != FileType::Unknown).then(|| kind_of(t))
+}
+
+fn kind_of(t: FileType) -> EntryKind {
+    match t {
+        FileType::Directory => EntryKind::Dir,
+        FileType::RegularFile => EntryKind::File,
+        FileType::Symlink => EntryKind::Symlink,
+        _ => EntryKind::Other,
+    }
+}
+
+fn at_flags(follow: bool) -> AtFlags {
+    if follow {
+        AtFlags::empty()
+    } else {
+        AtFlags::SYMLINK_NOFOLLOW
+    }
+}
+
+fn dir_flags(follow: bool) -> OFlags {
+    let f = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    if follow {
+        f
+    } else {
+        f | OFlags::NOFOLLOW
+    }
+}
+
+/// `fstatat(dir, name)`.
+pub fn stat_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<Meta, Errno> {
+    rustix::fs::statat(dir, name, at_flags(follow)).map(|st| Meta::from_stat(&st))
+}
+
+/// Stat of a path as typed (relative to the working directory).
+pub fn stat_path(path: &[u8], follow: bool) -> Result<Meta, Errno> {
+    rustix::fs::statat(CWD, path, at_flags(follow)).map(|st| Meta::from_stat(&st))
+}
+
+pub fn fstat(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {
+    rustix::fs::fstat(fd).map(|st| Meta::from_stat(&st))
+}
+
+/// Opens a directory below `dir` for reading, never following a symlink unless asked.
+pub fn open_dir_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<OwnedFd, Errno> {
+    rustix::fs::openat(dir, name, dir_flags(follow), Mode::empty())
+}
+
+/// Opens a root directory by the path as typed.
+pub fn open_dir_path(path: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
+    rustix::fs::openat(CWD, path, dir_flags(follow), Mode::empty())
+}
+
+const DIR_BUF: usize = 128 * 1024;
+
+thread_local! {
+    // one getdents64 buffer per worker, reused for every directory it reads
+    static DIR_BUFFER: RefCell<Vec<MaybeUninit<u8>>> = RefCell::new(Vec::new());
+}
+
+/// Calls `f(name, d_type, d_ino)` for every entry but `.` and `..`.
+pub fn read_entries(dir: &OwnedFd, mut f: impl FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {
+    DIR_BUFFER.with(|cell| {
+        let mut buf = cell.borrow_mut();
+        if buf.len() < DIR_BUF {
+            buf.resize(DIR_BUF, MaybeUninit::uninit());
+        }
+        let mut raw = RawDir::new(dir.as_fd(), &mut buf[..]);
+        while let Some(entry) = raw.next() {
+            let entry = entry?;
+            let name = entry.file_name();
+            let b = name.to_bytes();
+            if b == b"." || b == b".." {
+                continue;
+            }
+            f(name, entry.file_type(), entry.ino());
+        }
+        Ok(())
+    })
+}
+
+/// The text of an errno, without std's " (os error N)" suffix: `Permission denied`.
+pub fn describe(errno: i32) -> String {
+    let s = std::io::Error::from_raw_os_error(errno).to_string();
+    match s.rfind(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
