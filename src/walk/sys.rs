@@ -26,6 +26,9 @@ pub struct Meta {
 }
 
 impl Meta {
+    // `struct stat` field widths differ between targets (nlink is u32 on aarch64),
+    // so the casts are only no-ops on some of them.
+    #[allow(clippy::unnecessary_cast)]
     fn from_stat(st: &Stat) -> Meta {
         Meta {
             dev: st.st_dev as u64,
@@ -102,7 +105,7 @@ const DIR_BUF: usize = 128 * 1024;
 
 thread_local! {
     // one getdents64 buffer per worker, reused for every directory it reads
-    static DIR_BUFFER: RefCell<Vec<MaybeUninit<u8>>> = RefCell::new(Vec::new());
+    static DIR_BUFFER: RefCell<Vec<MaybeUninit<u8>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Calls `f(name, d_type, d_ino)` for every entry but `.` and `..`.
