@@ -1,0 +1,293 @@
+//! Errors, exit codes, broken pipes, full disks.
+
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+use crate::util::*;
+
+fn stderr_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn nonexistent_path_among_valid_ones() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    env.file("e/x", 20_000);
+    let out = env.run(["-j", "d", "nope", "e"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "exit status of hogs -j d nope e"
+    );
+    assert_eq!(
+        stderr_lines(&out),
+        ["hogs: cannot access 'nope': No such file or directory"],
+        "stderr of hogs -j d nope e"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    let d = find_node(&v, "d").expect("d is still shown");
+    assert_eq!(size(d), env.du_disk(&["d"]), "d vs du -sB1 d");
+    let e = find_node(&v, "e").expect("e is still shown");
+    assert_eq!(size(e), env.du_disk(&["e"]), "e vs du -sB1 e");
+    assert_eq!(size(&v), env.du_disk(&["d", "e"]), "total vs du -scB1 d e");
+
+    // text mode too
+    let out = env.run(["-b", "d", "nope"]);
+    assert_eq!(out.status.code(), Some(1), "exit status of hogs -b d nope");
+    assert_eq!(
+        stderr_lines(&out),
+        ["hogs: cannot access 'nope': No such file or directory"],
+        "stderr of hogs -b d nope"
+    );
+    assert!(
+        lines(&out.stdout)
+            .iter()
+            .any(|l| String::from_utf8_lossy(l).trim_end().ends_with(" d")),
+        "hogs -b d nope does not show d:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn only_nonexistent_path() {
+    let env = TestEnv::new();
+    let out = env.run(["nope"]);
+    assert_eq!(out.status.code(), Some(1), "exit status of hogs nope");
+    assert_eq!(
+        stderr_lines(&out),
+        ["hogs: cannot access 'nope': No such file or directory"]
+    );
+}
+
+#[test]
+fn unreadable_directory() {
+    if is_root() && !have_setpriv() {
+        eprintln!("skipped: running as root and setpriv(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    env.file("d/locked/secret", 500_000);
+    env.file("d/locked/sub/more", 100_000);
+    env.file("d/sib/visible", 64_000);
+    env.chmod("d/locked", 0o000);
+
+    // The oracle: du run as the same unprivileged user (it also cannot read d/locked but
+    // counts its own blocks).
+    let du = unprivileged(std::path::Path::new("du"))
+        .args(["-sB1", "d"])
+        .current_dir(env.root())
+        .env("LC_ALL", "C")
+        .output()
+        .expect("run du");
+    assert!(
+        String::from_utf8_lossy(&du.stderr).contains("Permission denied"),
+        "sanity: du as an unprivileged user cannot read d/locked: {}",
+        String::from_utf8_lossy(&du.stderr)
+    );
+    let want = parse_du(&du.stdout)[0].0;
+
+    let out = unprivileged(&hogs_bin())
+        .args(["-j", "d"])
+        .current_dir(env.root())
+        .output()
+        .expect("run hogs");
+    assert_eq!(out.status.code(), Some(1), "exit status");
+    assert_eq!(
+        stderr_lines(&out),
+        ["hogs: cannot read directory 'd/locked': Permission denied"],
+        "stderr of hogs -j d (unprivileged)"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    assert_eq!(size(&v), want, "total vs du -sB1 d as the same user");
+    let locked = child(&v, "locked");
+    assert_eq!(
+        size(locked),
+        blocks_bytes(&env.path("d/locked")),
+        "d/locked counts its own blocks"
+    );
+    assert_eq!(
+        size(child(&v, "sib")),
+        env.du_disk(&["d/sib"]),
+        "sibling scanned"
+    );
+    assert_eq!(
+        size(child(&v, "a")),
+        env.du_disk(&["d/a"]),
+        "sibling scanned"
+    );
+}
+
+/// A tree whose text output is far bigger than a pipe buffer.
+fn big_output_tree(env: &TestEnv) {
+    env.mkdir("d");
+    env.bash(
+        "cd d && for i in $(seq 1 3000); do : > \"file-with-a-rather-long-name-number-$i\"; done",
+    );
+}
+
+#[test]
+fn broken_pipe_is_silent() {
+    let env = TestEnv::new();
+    big_output_tree(&env);
+    let mut child = std::process::Command::new(hogs_bin())
+        .args(["-n", "100000", "-d", "1", "d"])
+        .current_dir(env.root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hogs");
+    {
+        let stdout = child.stdout.take().expect("stdout");
+        let mut r = BufReader::new(stdout);
+        let mut first = String::new();
+        r.read_line(&mut first).expect("read first line");
+        assert!(!first.is_empty(), "hogs printed nothing");
+        // dropping the reader closes the pipe: hogs gets EPIPE on its next write
+    }
+    let out = child.wait_with_output().expect("wait for hogs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "hogs | head -1: exit status {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "hogs | head -1 wrote to stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn broken_pipe_json_is_silent() {
+    let env = TestEnv::new();
+    big_output_tree(&env);
+    let mut child = std::process::Command::new(hogs_bin())
+        .args(["-j", "d"])
+        .current_dir(env.root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hogs");
+    {
+        let stdout = child.stdout.take().expect("stdout");
+        let mut r = BufReader::new(stdout);
+        let mut buf = vec![0u8; 100];
+        std::io::Read::read_exact(&mut r, &mut buf).expect("read 100 bytes");
+    }
+    let out = child.wait_with_output().expect("wait for hogs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "hogs -j | head -c 100: exit status {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn dev_full_case(env: &TestEnv, args: &[&str]) {
+    let full = match OpenOptions::new().write(true).open("/dev/full") {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("skipped: cannot open /dev/full: {e}");
+            return;
+        }
+    };
+    let out = std::process::Command::new(hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run hogs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "hogs {args:?} > /dev/full: exit status; stderr: {err}"
+    );
+    assert!(
+        err.contains("write error"),
+        "hogs {args:?} > /dev/full: stderr does not mention \"write error\": {err:?}"
+    );
+    assert!(
+        err.starts_with("hogs: "),
+        "stderr starts with 'hogs: ': {err:?}"
+    );
+}
+
+#[test]
+fn dev_full_text() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    dev_full_case(&env, &["d"]);
+    // a single short line too (must be detected at flush time)
+    dev_full_case(&env, &["-d", "0", "d"]);
+}
+
+#[test]
+fn dev_full_json() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    dev_full_case(&env, &["-j", "d"]);
+}
+
+#[test]
+fn invalid_values() {
+    let env = TestEnv::new();
+    env.file("d/f", 100);
+    let cases: &[&[&str]] = &[
+        &["-d", "-1", "d"],
+        &["-d", "abc", "d"],
+        &["-z", "abc", "d"],
+        &["-T", "0", "d"],
+        &["-n", "x", "d"],
+        &["-e", "(", "d"],
+        &["-v", "(", "d"],
+    ];
+    for args in cases {
+        let out = env.run(*args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "hogs {args:?}: exit status; stderr: {err}"
+        );
+        assert!(
+            err.starts_with("hogs: "),
+            "hogs {args:?}: stderr does not start with 'hogs: ': {err:?}"
+        );
+        assert_eq!(
+            err.trim_end_matches('\n').lines().count(),
+            1,
+            "hogs {args:?}: the error is not one line: {err:?}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "hogs {args:?}: printed to stdout: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -1,0 +1,8 @@
+//! Integration tests of the `hogs` binary. GNU du is the oracle for every size.
+
+mod util;
+
+mod errors;
+mod output;
+mod shapes;
+mod sizes;

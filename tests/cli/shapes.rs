@@ -1,0 +1,173 @@
+//! Unusual tree shapes (very deep, very wide) and determinism across thread counts.
+
+use std::fs::File;
+
+use crate::util::*;
+
+const DEEP: usize = 20_000;
+const WIDE: usize = 100_000;
+
+fn flat_tree(env: &TestEnv, root: &str, n: usize) {
+    env.mkdir(root);
+    let dir = env.path(root);
+    for i in 0..n {
+        let p = dir.join(format!("f{i:06}"));
+        File::create(&p).unwrap_or_else(|e| panic!("create {}: {e}", p.display()));
+    }
+    // a few non-empty ones so that sizes differ
+    for i in 0..20u64 {
+        env.file(format!("{root}/data{i:02}"), 1000 * (i + 1));
+    }
+}
+
+#[test]
+fn deep_chain() {
+    let mut env = TestEnv::new();
+    env.set_deep_cleanup();
+    env.mkdir("deep");
+    env.deep_chain("deep", DEEP);
+    env.file("deep/top-file", 10_000);
+
+    let v = env.json(["-d", "0", "deep"]);
+    assert_eq!(
+        size(&v),
+        env.du_disk(&["deep"]),
+        "hogs -d 0 -j deep vs du -sB1 deep"
+    );
+    let n = env.total(["-f", "-d", "0", "deep"]);
+    assert_eq!(n, env.du_inodes(&["deep"]), "hogs -f vs du --inodes");
+    assert_eq!(n, DEEP as u64 + 2, "sanity: the chain has {DEEP} dirs");
+    assert_eq!(
+        env.total(["-s", "-d", "0", "deep"]),
+        env.du_apparent(&["deep"]),
+        "hogs -s vs du -sb"
+    );
+
+    // the text view of the whole (deep) tree
+    let out = env.stdout_ok(["-n", "10", "deep"]);
+    assert!(!out.is_empty());
+    let out = env.stdout_ok(["-n", "10", "-d", "100000", "-w", "80", "deep"]);
+    assert!(!out.is_empty());
+
+    // the full JSON document: 20 002 nested objects (too deep for serde_json's parser, so
+    // count the braces; no name contains one)
+    let out = env.stdout_ok(["-j", "deep"]);
+    let open = out.iter().filter(|&&b| b == b'{').count();
+    let close = out.iter().filter(|&&b| b == b'}').count();
+    assert_eq!(
+        (open, close),
+        (DEEP + 2, DEEP + 2),
+        "objects in hogs -j deep"
+    );
+}
+
+#[test]
+fn wide_flat_directory() {
+    let env = TestEnv::new();
+    flat_tree(&env, "flat", WIDE);
+    let v = env.json(["-d", "0", "flat"]);
+    assert_eq!(
+        size(&v),
+        env.du_disk(&["flat"]),
+        "hogs -j flat vs du -sB1 flat"
+    );
+    assert_eq!(
+        field_u64(&v, "apparent_bytes"),
+        env.du_apparent(&["flat"]),
+        "apparent_bytes vs du -sb flat"
+    );
+    let n = env.total(["-f", "-d", "0", "flat"]);
+    assert_eq!(n, env.du_inodes(&["flat"]), "hogs -f vs du --inodes flat");
+    assert_eq!(n, WIDE as u64 + 21, "sanity");
+    assert_eq!(
+        env.total(["-s", "-d", "0", "flat"]),
+        env.du_apparent(&["flat"]),
+        "hogs -s vs du -sb flat"
+    );
+    let v = env.json(["-d", "1", "flat"]);
+    assert_eq!(children(&v).len(), WIDE + 20, "all children in the JSON");
+}
+
+fn hard_link_web(env: &TestEnv) {
+    for i in 0..40u64 {
+        env.file(format!("web/pool/p{i:02}"), 4096 * (i % 7 + 1) + i);
+    }
+    for x in 1..=6 {
+        env.mkdir(format!("web/x{x}/sub"));
+        for i in 0..40 {
+            let to = if i % 2 == 0 {
+                format!("web/x{x}/l{i:02}")
+            } else {
+                format!("web/x{x}/sub/l{i:02}")
+            };
+            env.hardlink(format!("web/pool/p{i:02}"), to);
+        }
+        env.file(format!("web/x{x}/own"), 1000 * x);
+    }
+    // ties: several equal-size files and empty dirs
+    for t in 0..10 {
+        env.file(format!("web/ties/t{t}"), 8192);
+        env.mkdir(format!("web/ties/e{t}"));
+    }
+}
+
+/// `-T 1` and `-T 4` (and repeated `-T 4`) print the same bytes.
+fn assert_thread_independent(env: &TestEnv, paths: &[&str]) {
+    let flag_sets: &[&[&str]] = &[
+        &[],
+        &["-s"],
+        &["-f"],
+        &["-j"],
+        &["-r"],
+        &["-n", "1000", "-o", "b"],
+        &["-j", "-f"],
+    ];
+    for flags in flag_sets {
+        let run = |threads: &str| {
+            let mut args: Vec<&str> = vec!["-T", threads];
+            args.extend_from_slice(flags);
+            args.extend_from_slice(paths);
+            (args.join(" "), env.stdout_ok(&args))
+        };
+        let (a1, one) = run("1");
+        for _ in 0..2 {
+            let (a4, four) = run("4");
+            assert!(
+                one == four,
+                "hogs {a1} and hogs {a4} differ:\n--- -T 1:\n{}\n--- -T 4:\n{}",
+                String::from_utf8_lossy(&one[..one.len().min(3000)]),
+                String::from_utf8_lossy(&four[..four.len().min(3000)])
+            );
+        }
+    }
+}
+
+#[test]
+fn threads_mixed_tree() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    env.symlink("a", "d/link");
+    assert_thread_independent(&env, &["d"]);
+    assert_thread_independent(&env, &["d", "d/a"]);
+}
+
+#[test]
+fn threads_hard_links() {
+    let env = TestEnv::new();
+    hard_link_web(&env);
+    assert_thread_independent(&env, &["web"]);
+    assert_thread_independent(&env, &["web/x3", "web/x1", "web/pool"]);
+    // and the totals are right
+    assert_eq!(env.total(["-T", "4", "web"]), env.du_disk(&["web"]));
+    assert_eq!(
+        env.total(["-T", "4", "web/x3", "web/x1", "web/pool"]),
+        env.du_disk(&["web/x3", "web/x1", "web/pool"])
+    );
+}
+
+#[test]
+fn threads_wide_flat() {
+    let env = TestEnv::new();
+    flat_tree(&env, "flat", WIDE);
+    assert_thread_independent(&env, &["flat"]);
+}
