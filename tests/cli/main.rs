@@ -6,3 +6,4 @@ mod errors;
 mod output;
 mod shapes;
 mod sizes;
+mod syscalls;
