@@ -6,6 +6,8 @@
 //! larger id than its parent. That last fact makes totals a single reverse sweep and keeps
 //! every pass iterative, whatever the depth.
 
+use std::cmp::Ordering;
+
 mod aggregate;
 mod build;
 mod filter;
@@ -230,23 +232,45 @@ impl Tree {
     /// which GNU du meets entries, used to decide which hard link owns the inode so that the
     /// result does not depend on thread timing.
     pub fn precedes(&self, a: NodeId, b: NodeId) -> bool {
-        let chain = |mut n: NodeId| {
-            let mut v = Vec::new();
-            while n != TOTAL {
-                v.push(n);
-                n = self.nodes[n as usize].parent;
-            }
-            v
-        };
-        let (ca, cb) = (chain(a), chain(b));
-        // both chains end at a root; compare from the top down (siblings are in id order)
-        for (x, y) in ca.iter().rev().zip(cb.iter().rev()) {
-            if x != y {
-                return x < y;
-            }
+        self.dfs_order(a, b) == Ordering::Less
+    }
+
+    /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which
+    /// thread finished first, so ids alone only order siblings; anything shown to the user
+    /// breaks ties with this instead. O(depth), no allocation.
+    pub fn dfs_order(&self, a: NodeId, b: NodeId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
         }
-        // one is an ancestor of the other: the ancestor comes first
-        ca.len() < cb.len()
+        let parent = |n: NodeId| self.nodes[n as usize].parent;
+        if a != TOTAL && b != TOTAL && parent(a) == parent(b) {
+            return a.cmp(&b); // siblings are stored in directory order
+        }
+        let depth = |mut n: NodeId| {
+            let mut d = 0usize;
+            while n != TOTAL {
+                n = parent(n);
+                d += 1;
+            }
+            d
+        };
+        let (da, db) = (depth(a), depth(b));
+        let (mut x, mut y) = (a, b);
+        for _ in db..da {
+            x = parent(x);
+        }
+        for _ in da..db {
+            y = parent(y);
+        }
+        if x == y {
+            // one is an ancestor of the other: the ancestor comes first
+            return da.cmp(&db);
+        }
+        while parent(x) != parent(y) {
+            x = parent(x);
+            y = parent(y);
+        }
+        x.cmp(&y)
     }
 }
 
@@ -272,5 +296,29 @@ mod tests {
         assert_eq!(n.kind(), EntryKind::Symlink);
         assert_eq!(n.name_span(), (0xAB_CDEF_0123, 255));
         assert!(n.has(flags::HARDLINK) && n.has(flags::DUPLICATE) && !n.has(flags::FILTERED));
+    }
+
+    #[test]
+    fn dfs_order_ignores_the_order_directories_finished() {
+        // r/{a,b}; b's children were appended before a's, as a faster thread would
+        let dir = || Node::new(EntryKind::Dir, 0, 0, 0, 0);
+        let file = || Node::new(EntryKind::File, 0, 0, 0, 0);
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(b"r".to_vec(), dir())]);
+        let r = 1;
+        let a_id = b.add_children(r, [(dir(), &b"a"[..]), (dir(), &b"b"[..])].into_iter());
+        let b_id = a_id + 1;
+        let b_kid = b.add_children(b_id, [(file(), &b"y"[..])].into_iter());
+        let a_kid = b.add_children(a_id, [(file(), &b"x"[..]), (dir(), &b"z"[..])].into_iter());
+        let deep = b.add_children(a_kid + 1, [(file(), &b"w"[..])].into_iter());
+        let t = b.into_tree();
+        assert!(b_kid < a_kid, "the setup appends b's children first");
+        // depth-first: r, a, a/x, a/z, a/z/w, b, b/y
+        let walk = [r, a_id, a_kid, a_kid + 1, deep, b_id, b_kid];
+        for (i, &x) in walk.iter().enumerate() {
+            for (j, &y) in walk.iter().enumerate() {
+                assert_eq!(t.dfs_order(x, y), i.cmp(&j), "{x} vs {y}");
+            }
+        }
     }
 }

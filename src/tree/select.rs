@@ -3,7 +3,7 @@
 //! Like dust: take the biggest node not yet shown whose parent is shown, until the line budget
 //! is spent; then lay the chosen nodes out depth-first with siblings biggest first.
 
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
@@ -44,14 +44,54 @@ impl Selection {
             || self.min_size.is_some_and(|m| size < m))
     }
 
-    fn key(&self, tree: &Tree, id: NodeId) -> (u64, Reverse<NodeId>) {
-        (tree.node(id).size(self.mode), Reverse(id))
+    fn ranked<'t>(&self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
+        Ranked {
+            size: tree.node(id).size(self.mode),
+            id,
+            tree,
+        }
+    }
+
+    /// Display order: bigger first, ties in depth-first directory order.
+    fn display_order(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
+        self.ranked(tree, b).cmp(&self.ranked(tree, a))
     }
 }
 
+/// A node ranked for display: greater means shown first (bigger, or met earlier in a
+/// depth-first walk when the sizes tie). Ties must not fall back to node ids, which depend
+/// on thread timing: `-T 1` and `-T 8` have to print the same rows.
+struct Ranked<'t> {
+    size: u64,
+    id: NodeId,
+    tree: &'t Tree,
+}
+
+impl Ord for Ranked<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.size
+            .cmp(&other.size)
+            .then_with(|| self.tree.dfs_order(other.id, self.id))
+    }
+}
+
+impl PartialOrd for Ranked<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Ranked<'_> {}
+
 /// Chooses the rows under each of `tops` (shown whatever their size).
 pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
-    let mut heap: BinaryHeap<((u64, Reverse<NodeId>), usize)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(Ranked, usize)> = BinaryHeap::new();
     let mut chosen: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
     let mut count = 0usize;
     let admit = |heap: &mut BinaryHeap<_>, id: NodeId, depth: usize, count: usize| {
@@ -69,10 +109,10 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
             if budget == 0 {
                 return;
             }
-            kids.select_nth_unstable_by_key(budget - 1, |&c| Reverse(sel.key(tree, c)));
+            kids.select_nth_unstable_by(budget - 1, |&a, &b| sel.display_order(tree, a, b));
             kids.truncate(budget);
         }
-        heap.extend(kids.into_iter().map(|c| (sel.key(tree, c), depth)));
+        heap.extend(kids.into_iter().map(|c| (sel.ranked(tree, c), depth)));
     };
     for &t in tops {
         if count >= sel.max_rows {
@@ -82,7 +122,7 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
         count += 1;
         admit(&mut heap, t, 1, count);
         while count < sel.max_rows {
-            let Some(((_, Reverse(id)), depth)) = heap.pop() else {
+            let Some((Ranked { id, .. }, depth)) = heap.pop() else {
                 break;
             };
             chosen.entry(tree.node(id).parent).or_default().push(id);
@@ -93,7 +133,7 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
         heap.clear();
     }
     for kids in chosen.values_mut() {
-        kids.sort_by_key(|&c| Reverse(sel.key(tree, c)));
+        kids.sort_by(|&a, &b| sel.display_order(tree, a, b));
     }
 
     // depth-first layout without recursion
@@ -121,7 +161,7 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
 
 /// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`.
 pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
-    let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Reverse<Ranked>> = BinaryHeap::new();
     let mut stack = vec![(top, 0usize)];
     while let Some((id, depth)) = stack.pop() {
         let n = tree.node(id);
@@ -132,13 +172,13 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
             continue;
         }
         if sel.is_visible(tree, id) {
-            heap.push(Reverse(sel.key(tree, id)));
+            heap.push(Reverse(sel.ranked(tree, id)));
             if heap.len() > sel.max_rows {
                 heap.pop();
             }
         }
     }
-    let mut files: Vec<_> = heap.into_iter().map(|Reverse(k)| k).collect();
-    files.sort_by(|a, b| b.cmp(a));
-    files.into_iter().map(|(_, Reverse(id))| id).collect()
+    let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.id).collect();
+    files.sort_by(|&a, &b| sel.display_order(tree, a, b));
+    files
 }
