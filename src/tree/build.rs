@@ -1,14 +1,10 @@
 //! Growing the tree during a parallel walk.
 //!
 //! Each directory task appends all its children under one short lock, so the lock is taken
-//! once per directory, never per entry. Hard links are settled in the same critical section:
-//! the owner of an inode is the occurrence a depth-first walk in directory order meets first
-//! (what GNU du counts), decided by tree position rather than by which thread got there first,
-//! so `-T 1` and `-T 8` print the same numbers.
+//! once per directory, never per entry. Which name owns a hard-linked inode is decided apart
+//! from this lock (`walk::dedup`).
 
-use rustc_hash::FxHashMap;
-
-use super::{flags, Node, NodeId, Tree, TOTAL};
+use super::{Node, NodeId, Tree, TOTAL};
 
 /// `(st_dev, st_ino)`: what makes two names the same file.
 pub type LinkKey = (u64, u64);
@@ -16,8 +12,6 @@ pub type LinkKey = (u64, u64);
 #[derive(Debug)]
 pub struct TreeBuilder {
     tree: Tree,
-    /// Inodes already counted, with the node that owns them.
-    owners: FxHashMap<LinkKey, NodeId>,
 }
 
 impl Default for TreeBuilder {
@@ -33,10 +27,7 @@ impl TreeBuilder {
         total.entries = 0;
         total.parent = TOTAL;
         tree.nodes.push(total);
-        TreeBuilder {
-            tree,
-            owners: FxHashMap::default(),
-        }
+        TreeBuilder { tree }
     }
 
     /// Adds the scanned paths, in order, as the children of [`TOTAL`]. Call once.
@@ -80,33 +71,6 @@ impl TreeBuilder {
         p.first_child = first;
         p.child_count = count;
         first
-    }
-
-    /// Records that `id` is a name of inode `key`. Returns true when `id` is the one that
-    /// counts. A later claim that comes earlier in walk order takes the inode over (only for
-    /// non-directories: a directory's contents are walked once, by whoever claimed it first).
-    pub fn claim(&mut self, key: LinkKey, id: NodeId) -> bool {
-        use std::collections::hash_map::Entry;
-        match self.owners.entry(key) {
-            Entry::Vacant(v) => {
-                v.insert(id);
-                true
-            }
-            Entry::Occupied(mut o) => {
-                let owner = *o.get();
-                let may_take_over = !self.tree.nodes[id as usize].is_dir()
-                    && !self.tree.nodes[owner as usize].is_dir()
-                    && self.tree.precedes(id, owner);
-                if may_take_over {
-                    o.insert(id);
-                    self.tree.nodes[owner as usize].set_flag(flags::DUPLICATE);
-                    true
-                } else {
-                    self.tree.nodes[id as usize].set_flag(flags::DUPLICATE);
-                    false
-                }
-            }
-        }
     }
 
     pub fn into_tree(self) -> Tree {

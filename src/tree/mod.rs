@@ -228,11 +228,8 @@ impl Tree {
         d
     }
 
-    /// True when `a` comes before `b` in a depth-first walk in directory order: the order in
-    /// which GNU du meets entries, used to decide which hard link owns the inode so that the
-    /// result does not depend on thread timing.
-    pub fn precedes(&self, a: NodeId, b: NodeId) -> bool {
-        self.dfs_order(a, b) == Ordering::Less
+    pub fn set_flag(&mut self, id: NodeId, flag: u8) {
+        self.nodes[id as usize].set_flag(flag);
     }
 
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which

@@ -8,6 +8,7 @@
 //!
 //! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
 
+pub mod dedup;
 pub mod sys;
 
 use std::ffi::{CStr, OsString};
@@ -19,7 +20,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use rayon::prelude::*;
 
 use crate::config::{SizeMode, WalkOptions};
-use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
+use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, Tree, TreeBuilder};
+use dedup::LinkSet;
 use sys::{Errno, Meta};
 
 /// Why something could not be counted.
@@ -87,6 +89,7 @@ const STAT_BATCH: usize = 256;
 struct Walker<'a> {
     opts: &'a WalkOptions,
     builder: Mutex<TreeBuilder>,
+    links: LinkSet,
     errors: Mutex<Vec<ScanError>>,
     progress: &'a Progress,
     /// With several arguments or -L the same directory can be reached twice: count it once.
@@ -135,6 +138,7 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
     let mut walker = Walker {
         opts,
         builder: Mutex::new(TreeBuilder::new()),
+        links: LinkSet::new(),
         errors: Mutex::new(Vec::new()),
         progress,
         dedup_dirs: paths.len() > 1 || opts.follow_links,
@@ -207,11 +211,12 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
         }
     }
 
-    let tree = walker
+    let mut tree = walker
         .builder
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
         .into_tree();
+    walker.links.settle(&mut tree);
     let mut errors = walker
         .errors
         .into_inner()
@@ -253,7 +258,7 @@ impl Walker<'_> {
 
     /// Whether a root is counted (an argument repeating an earlier one counts nothing).
     fn claim_root(&self, id: NodeId, meta: &Meta) -> bool {
-        !self.dedup_dirs || lock(&self.builder).claim((meta.dev, meta.ino), id)
+        !self.dedup_dirs || self.links.claim((meta.dev, meta.ino), id)
     }
 
     fn scan_dir<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
@@ -287,7 +292,8 @@ impl Walker<'_> {
                         n.set_flag(flags::OTHER_FS);
                         return;
                     }
-                    if self.dedup_dirs && !b.claim((meta.dev, meta.ino), job.node) {
+                    drop(b);
+                    if self.dedup_dirs && !self.links.claim((meta.dev, meta.ino), job.node) {
                         return;
                     }
                 }
@@ -361,6 +367,8 @@ impl Walker<'_> {
 
         // 3. into the tree
         let mut subdirs: Vec<(NodeId, u32, u64)> = Vec::new();
+        // (inode, node, Some(name) for a directory that is walked only if it wins)
+        let mut claims: Vec<(LinkKey, NodeId, Option<u32>)> = Vec::new();
         let mut bytes = 0u64;
         let kept;
         {
@@ -401,17 +409,23 @@ impl Walker<'_> {
                             b.node_mut(id).set_flag(flags::OTHER_FS);
                             continue;
                         }
-                        if self.dedup_dirs && !b.claim((edev, eino), id) {
+                        if self.dedup_dirs {
+                            claims.push(((edev, eino), id, Some(e.name_off)));
                             continue;
                         }
                     }
                     subdirs.push((id, e.name_off, edev));
                 } else if nlink > 1 || self.dedup_files || (count_mode && e.stat.is_none()) {
                     // count mode has no link count: every inode goes through the set
-                    b.claim((edev, eino), id);
+                    claims.push(((edev, eino), id, None));
                 }
             }
             drop(b);
+            for (key, id, dir_name) in claims {
+                if let (true, Some(off)) = (self.links.claim(key, id), dir_name) {
+                    subdirs.push((id, off, key.0));
+                }
+            }
             for (name, errno) in failed {
                 self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
             }
