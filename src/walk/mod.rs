@@ -11,6 +11,7 @@
 pub mod dedup;
 pub mod sys;
 
+use std::cell::RefCell;
 use std::ffi::{CStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -102,8 +103,8 @@ struct Walker<'a> {
 /// The names of a directory's subdirectories, and its fd to open them through.
 struct OpenParent {
     fd: OwnedFd,
-    /// NUL-terminated names, as read.
-    names: Vec<u8>,
+    /// NUL-terminated names of the subdirectories.
+    names: Box<[u8]>,
 }
 
 enum DirHandle {
@@ -118,6 +119,39 @@ struct DirJob {
     dev: u64,
     /// Device of the root it belongs to (for -x).
     root_dev: u64,
+    /// The parent stat'ed this directory (and applied -x and the loop guard). Otherwise the
+    /// task does it with one fstat of the fd it opened: an fstat needs no name lookup, where
+    /// a stat from the parent and then an open would look the name up twice.
+    stat_done: bool,
+}
+
+/// Per-thread buffers reused from one directory to the next (a directory costs no allocation
+/// but its share of the tree and, when it has subdirectories, their names).
+#[derive(Default)]
+struct Scratch {
+    /// NUL-terminated names, as read.
+    names: Vec<u8>,
+    ents: Vec<Ent>,
+    /// (index in `ents`, node) of the entries that go into the tree.
+    keep: Vec<(u32, Node)>,
+    /// (node, name offset, device, stat done) of the directories to walk.
+    subdirs: Vec<(NodeId, u32, u64, bool)>,
+    /// (inode, node, Some(name) for a directory that is walked only if it wins).
+    claims: Vec<(LinkKey, NodeId, Option<u32>)>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.names.clear();
+        self.ents.clear();
+        self.keep.clear();
+        self.subdirs.clear();
+        self.claims.clear();
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// One directory entry on its way into the tree.
@@ -203,6 +237,7 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
             handle: DirHandle::Open(fd),
             dev: meta.dev,
             root_dev: meta.dev,
+            stat_done: true,
         };
         let w = &walker;
         match &pool {
@@ -256,12 +291,32 @@ impl Walker<'_> {
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
     }
 
+    /// Sizes of a directory that was not stat'ed before it failed to open.
+    fn set_own_stat(&self, id: NodeId, stat: Result<Meta, Errno>) {
+        if let Ok(meta) = stat {
+            let mut b = lock(&self.builder);
+            let n = b.node_mut(id);
+            n.disk = meta.disk_bytes();
+            n.apparent = meta.size;
+            n.mtime = meta.mtime;
+        }
+    }
+
     /// Whether a root is counted (an argument repeating an earlier one counts nothing).
     fn claim_root(&self, id: NodeId, meta: &Meta) -> bool {
         !self.dedup_dirs || self.links.claim((meta.dev, meta.ino), id)
     }
 
     fn scan_dir<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
+        // Taken, not borrowed: a large directory's parallel stats may run another directory's
+        // task on this thread, which then simply starts with empty buffers.
+        let mut scratch = SCRATCH.with(RefCell::take);
+        self.scan_dir_with(scope, job, &mut scratch);
+        scratch.clear();
+        SCRATCH.with(|cell| cell.replace(scratch));
+    }
+
+    fn scan_dir_with<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob, scratch: &mut Scratch) {
         let follow = self.opts.follow_links;
         let is_root = matches!(job.handle, DirHandle::Open(_));
         let fd = match job.handle {
@@ -270,16 +325,25 @@ impl Walker<'_> {
                 let name = name_at(&parent.names, off);
                 match sys::open_dir_at(parent.fd.as_fd(), name, follow) {
                     Ok(fd) => fd,
-                    Err(e) => return self.unreadable(job.node, e),
+                    Err(e) => {
+                        if !job.stat_done {
+                            // it still counts its own size, as du does
+                            self.set_own_stat(
+                                job.node,
+                                sys::stat_at(parent.fd.as_fd(), name, follow),
+                            );
+                        }
+                        return self.unreadable(job.node, e);
+                    }
                 }
             }
         };
         let count_mode = self.opts.mode == SizeMode::Count;
 
-        // In count mode nobody stat'ed this directory yet: one fstat gives its device (for
-        // -x and for hard-link keys) and its own sizes. That is the only stat per directory.
+        // Nobody stat'ed this directory yet: one fstat gives its device (for -x and for
+        // hard-link keys) and its own sizes.
         let mut dev = job.dev;
-        if count_mode && !is_root {
+        if !job.stat_done && !is_root {
             match sys::fstat(fd.as_fd()) {
                 Ok(meta) => {
                     dev = meta.dev;
@@ -293,6 +357,11 @@ impl Walker<'_> {
                         return;
                     }
                     drop(b);
+                    if !count_mode {
+                        self.progress
+                            .bytes
+                            .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
+                    }
                     if self.dedup_dirs && !self.links.claim((meta.dev, meta.ino), job.node) {
                         return;
                     }
@@ -302,8 +371,13 @@ impl Walker<'_> {
         }
 
         // 1. names
-        let mut names: Vec<u8> = Vec::new();
-        let mut ents: Vec<Ent> = Vec::new();
+        let Scratch {
+            names,
+            ents,
+            keep,
+            subdirs,
+            claims,
+        } = scratch;
         let ex = &self.opts.exclusions;
         let dir_path = if ex.paths.is_empty() {
             None
@@ -339,16 +413,19 @@ impl Walker<'_> {
         }
 
         // 2. stats, relative to this directory's fd
-        let needs_stat = |e: &Ent| {
-            !count_mode || e.kind.is_none() || (follow && e.kind == Some(EntryKind::Symlink))
+        // Directories stat themselves once open (see `DirJob::stat_done`), except with -x,
+        // where a directory on another filesystem must not even be opened.
+        let one_fs = self.opts.one_filesystem;
+        let names = &*names;
+        let needs_stat = |e: &Ent| match e.kind {
+            None => true,
+            Some(EntryKind::Dir) => one_fs,
+            Some(EntryKind::Symlink) => follow || !count_mode,
+            Some(_) => !count_mode,
         };
         let stat_one = |e: &mut Ent| {
             if needs_stat(e) {
-                e.stat = Some(sys::stat_at(
-                    fd.as_fd(),
-                    name_at(&names, e.name_off),
-                    follow,
-                ));
+                e.stat = Some(sys::stat_at(fd.as_fd(), name_at(names, e.name_off), follow));
             }
         };
         if ents.len() >= PARALLEL_STAT_MIN && self.opts.threads > 1 {
@@ -366,45 +443,42 @@ impl Walker<'_> {
         }
 
         // 3. into the tree
-        let mut subdirs: Vec<(NodeId, u32, u64)> = Vec::new();
-        // (inode, node, Some(name) for a directory that is walked only if it wins)
-        let mut claims: Vec<(LinkKey, NodeId, Option<u32>)> = Vec::new();
         let mut bytes = 0u64;
         let kept;
         {
             let mut b = lock(&self.builder);
             let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
-            let mut keep: Vec<(usize, Node)> = Vec::with_capacity(ents.len());
             for (i, e) in ents.iter().enumerate() {
                 let node = match &e.stat {
                     Some(Ok(meta)) => node_for(meta, self.opts.mode),
                     Some(Err(err)) => {
                         // vanished since listed: silent, unless -L met a dangling link
                         if *err != Errno::NOENT || follow {
-                            failed.push((name_bytes(&names, e).into(), err.raw_os_error()));
+                            failed.push((name_bytes(names, e).into(), err.raw_os_error()));
                         }
                         continue;
                     }
                     None => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
                 };
                 bytes = bytes.saturating_add(node.disk);
-                keep.push((i, node));
+                keep.push((i as u32, node));
             }
             kept = keep.len() as u64;
             let first = b.add_children(
                 job.node,
                 keep.iter()
-                    .map(|(i, n)| (n.clone(), name_bytes(&names, &ents[*i]))),
+                    .map(|(i, n)| (n.clone(), name_bytes(names, &ents[*i as usize]))),
             );
             for (j, (i, node)) in keep.iter().enumerate() {
                 let id = first + j as NodeId;
-                let e = &ents[*i];
+                let e = &ents[*i as usize];
                 let (edev, eino, nlink) = match &e.stat {
                     Some(Ok(m)) => (m.dev, m.ino, m.nlink),
                     _ => (dev, e.ino, 0),
                 };
                 if node.is_dir() {
-                    if !count_mode {
+                    let stat_done = e.stat.is_some();
+                    if stat_done {
                         if self.opts.one_filesystem && edev != job.root_dev {
                             b.node_mut(id).set_flag(flags::OTHER_FS);
                             continue;
@@ -414,16 +488,16 @@ impl Walker<'_> {
                             continue;
                         }
                     }
-                    subdirs.push((id, e.name_off, edev));
+                    subdirs.push((id, e.name_off, edev, stat_done));
                 } else if nlink > 1 || self.dedup_files || (count_mode && e.stat.is_none()) {
                     // count mode has no link count: every inode goes through the set
                     claims.push(((edev, eino), id, None));
                 }
             }
             drop(b);
-            for (key, id, dir_name) in claims {
+            for &(key, id, dir_name) in claims.iter() {
                 if let (true, Some(off)) = (self.links.claim(key, id), dir_name) {
-                    subdirs.push((id, off, key.0));
+                    subdirs.push((id, off, key.0, true));
                 }
             }
             for (name, errno) in failed {
@@ -437,14 +511,29 @@ impl Walker<'_> {
         if subdirs.is_empty() {
             return;
         }
-        drop(ents);
-        let parent = Arc::new(OpenParent { fd, names });
-        for (id, off, edev) in subdirs.into_iter().rev() {
+        // the children need only their own names: keep those, give the buffer back
+        let mut sub_names = Vec::with_capacity(
+            subdirs
+                .iter()
+                .map(|sd| name_at(names, sd.1).to_bytes_with_nul().len())
+                .sum(),
+        );
+        for sd in subdirs.iter_mut() {
+            let name = name_at(names, sd.1).to_bytes_with_nul();
+            sd.1 = sub_names.len() as u32;
+            sub_names.extend_from_slice(name);
+        }
+        let parent = Arc::new(OpenParent {
+            fd,
+            names: sub_names.into_boxed_slice(),
+        });
+        for &(id, off, edev, stat_done) in subdirs.iter().rev() {
             let job = DirJob {
                 node: id,
                 handle: DirHandle::Below(Arc::clone(&parent), off),
                 dev: edev,
                 root_dev: job.root_dev,
+                stat_done,
             };
             scope.spawn(move |s| self.scan_dir(s, job));
         }
