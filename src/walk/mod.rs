@@ -384,6 +384,18 @@ impl Walker<'_> {
         } else {
             Some(lock(&self.builder).tree().path(job.node))
         };
+        // Directories stat themselves once open (see `DirJob::stat_done`), except with -x,
+        // where a directory on another filesystem must not even be opened.
+        let one_fs = self.opts.one_filesystem;
+        let needs_stat = |kind: Option<EntryKind>| match kind {
+            None => true,
+            Some(EntryKind::Dir) => one_fs,
+            Some(EntryKind::Symlink) => follow || !count_mode,
+            Some(_) => !count_mode,
+        };
+        // The first entries are stat'ed as they are read, with the name still in the
+        // getdents buffer; past PARALLEL_STAT_MIN the rest wait to be spread over threads.
+        let parallel = self.opts.threads > 1;
         let listed = sys::read_entries(&fd, |name, t, ino| {
             let b = name.to_bytes();
             if ex.hidden && b.first() == Some(&b'.') {
@@ -399,12 +411,15 @@ impl Walker<'_> {
             }
             let off = names.len() as u32;
             names.extend_from_slice(name.to_bytes_with_nul());
+            let kind = sys::kind_of_dirent(t);
+            let stat = (needs_stat(kind) && (!parallel || ents.len() < PARALLEL_STAT_MIN))
+                .then(|| sys::stat_at(fd.as_fd(), name, follow));
             ents.push(Ent {
                 name_off: off,
                 name_len: b.len() as u32,
-                kind: sys::kind_of_dirent(t),
+                kind,
                 ino,
-                stat: None,
+                stat,
             });
         });
         if let Err(e) = listed {
@@ -412,27 +427,16 @@ impl Walker<'_> {
             return self.unreadable(job.node, e);
         }
 
-        // 2. stats, relative to this directory's fd
-        // Directories stat themselves once open (see `DirJob::stat_done`), except with -x,
-        // where a directory on another filesystem must not even be opened.
-        let one_fs = self.opts.one_filesystem;
+        // 2. the rest of the stats of a large directory, relative to its fd, in parallel
         let names = &*names;
-        let needs_stat = |e: &Ent| match e.kind {
-            None => true,
-            Some(EntryKind::Dir) => one_fs,
-            Some(EntryKind::Symlink) => follow || !count_mode,
-            Some(_) => !count_mode,
-        };
-        let stat_one = |e: &mut Ent| {
-            if needs_stat(e) {
-                e.stat = Some(sys::stat_at(fd.as_fd(), name_at(names, e.name_off), follow));
-            }
-        };
-        if ents.len() >= PARALLEL_STAT_MIN && self.opts.threads > 1 {
-            ents.par_chunks_mut(STAT_BATCH)
-                .for_each(|chunk| chunk.iter_mut().for_each(stat_one));
-        } else {
-            ents.iter_mut().for_each(stat_one);
+        if parallel && ents.len() > PARALLEL_STAT_MIN {
+            ents[PARALLEL_STAT_MIN..]
+                .par_chunks_mut(STAT_BATCH)
+                .for_each(|chunk| {
+                    for e in chunk.iter_mut().filter(|e| needs_stat(e.kind)) {
+                        e.stat = Some(sys::stat_at(fd.as_fd(), name_at(names, e.name_off), follow));
+                    }
+                });
         }
         // No search permission: names are readable but nothing can be stat'ed.
         if ents
