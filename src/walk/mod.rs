@@ -499,11 +499,11 @@ impl Walker<'_> {
                 }
             }
             drop(b);
-            for &(key, id, dir_name) in claims.iter() {
-                if let (true, Some(off)) = (self.links.claim(key, id), dir_name) {
+            self.links.claim_all(claims, |&(key, id, dir_name)| {
+                if let Some(off) = dir_name {
                     subdirs.push((id, off, key.0, true));
                 }
-            }
+            });
             for (name, errno) in failed {
                 self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
             }
