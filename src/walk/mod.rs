@@ -16,7 +16,7 @@ use std::ffi::{CStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 
@@ -90,6 +90,7 @@ const STAT_BATCH: usize = 256;
 struct Walker<'a> {
     opts: &'a WalkOptions,
     builder: Mutex<TreeBuilder>,
+    pool: OnceLock<Option<rayon::ThreadPool>>,
     links: LinkSet,
     errors: Mutex<Vec<ScanError>>,
     progress: &'a Progress,
@@ -172,6 +173,7 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
     let mut walker = Walker {
         opts,
         builder: Mutex::new(TreeBuilder::new()),
+        pool: OnceLock::new(),
         links: LinkSet::new(),
         errors: Mutex::new(Vec::new()),
         progress,
@@ -217,9 +219,6 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
         .entries
         .fetch_add(root_metas.len() as u64, Ordering::Relaxed);
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build();
     for (i, (path, meta)) in root_metas.into_iter().enumerate() {
         let id = first_root + i as NodeId;
         if !walker.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
@@ -239,11 +238,7 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
             root_dev: meta.dev,
             stat_done: true,
         };
-        let w = &walker;
-        match &pool {
-            Ok(pool) => pool.scope(|s| w.scan_dir(s, job)),
-            Err(_) => rayon::scope(|s| w.scan_dir(s, job)),
-        }
+        walker.walk_root(job);
     }
 
     let mut tree = walker
@@ -307,16 +302,62 @@ impl Walker<'_> {
         !self.dedup_dirs || self.links.claim((meta.dev, meta.ino), id)
     }
 
-    fn scan_dir<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
+    /// The worker threads, started only when a walk turns out to need them: a scan of a small
+    /// directory starts no thread at all (startup as fast as `du -s`).
+    fn pool(&self) -> Option<&rayon::ThreadPool> {
+        if self.opts.threads < 2 {
+            return None;
+        }
+        self.pool
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.opts.threads)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// Reads the root directory on the calling thread, then its subdirectories on the pool
+    /// (or, with -T 1, depth-first from a stack on this thread).
+    fn walk_root(&self, job: DirJob) {
+        let mut jobs = Vec::new();
+        self.scan_dir(job, &mut |j| jobs.push(j));
+        if jobs.is_empty() {
+            return;
+        }
+        match self.pool() {
+            Some(pool) => pool.scope(|s| {
+                for job in jobs.into_iter().rev() {
+                    s.spawn(move |s| self.scan_dir_in(s, job));
+                }
+            }),
+            None => {
+                jobs.reverse();
+                while let Some(job) = jobs.pop() {
+                    let mut kids = Vec::new();
+                    self.scan_dir(job, &mut |j| kids.push(j));
+                    jobs.extend(kids.into_iter().rev());
+                }
+            }
+        }
+    }
+
+    /// A directory task on the pool: its subdirectories become tasks of the same scope.
+    fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
+        self.scan_dir(job, &mut |j| scope.spawn(move |s| self.scan_dir_in(s, j)));
+    }
+
+    fn scan_dir(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob)) {
         // Taken, not borrowed: a large directory's parallel stats may run another directory's
         // task on this thread, which then simply starts with empty buffers.
         let mut scratch = SCRATCH.with(RefCell::take);
-        self.scan_dir_with(scope, job, &mut scratch);
+        self.scan_dir_with(job, spawn, &mut scratch);
         scratch.clear();
         SCRATCH.with(|cell| cell.replace(scratch));
     }
 
-    fn scan_dir_with<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob, scratch: &mut Scratch) {
+    fn scan_dir_with(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob), scratch: &mut Scratch) {
         let follow = self.opts.follow_links;
         let is_root = matches!(job.handle, DirHandle::Open(_));
         let fd = match job.handle {
@@ -430,13 +471,19 @@ impl Walker<'_> {
         // 2. the rest of the stats of a large directory, relative to its fd, in parallel
         let names = &*names;
         if parallel && ents.len() > PARALLEL_STAT_MIN {
-            ents[PARALLEL_STAT_MIN..]
-                .par_chunks_mut(STAT_BATCH)
-                .for_each(|chunk| {
+            let rest = &mut ents[PARALLEL_STAT_MIN..];
+            let dirfd = fd.as_fd();
+            let mut stat_rest = move || {
+                rest.par_chunks_mut(STAT_BATCH).for_each(|chunk| {
                     for e in chunk.iter_mut().filter(|e| needs_stat(e.kind)) {
-                        e.stat = Some(sys::stat_at(fd.as_fd(), name_at(names, e.name_off), follow));
+                        e.stat = Some(sys::stat_at(dirfd, name_at(names, e.name_off), follow));
                     }
-                });
+                })
+            };
+            match self.pool() {
+                Some(pool) => pool.install(stat_rest),
+                None => stat_rest(),
+            }
         }
         // No search permission: names are readable but nothing can be stat'ed.
         if ents
@@ -539,7 +586,7 @@ impl Walker<'_> {
                 root_dev: job.root_dev,
                 stat_done,
             };
-            scope.spawn(move |s| self.scan_dir(s, job));
+            spawn(job);
         }
     }
 }
