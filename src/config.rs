@@ -58,6 +58,9 @@ pub struct WalkOptions {
     pub exclusions: Exclusions,
     /// Worker threads for the walk.
     pub threads: usize,
+    /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
+    /// exporting; the static view does not need them).
+    pub keep_identity: bool,
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).
@@ -246,6 +249,7 @@ impl Config {
                 follow_links: cli.dereference_links,
                 exclusions,
                 threads,
+                keep_identity: false,
             },
             filters,
             view: ViewOptions {

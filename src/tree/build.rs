@@ -12,6 +12,7 @@ pub type LinkKey = (u64, u64);
 #[derive(Debug)]
 pub struct TreeBuilder {
     tree: Tree,
+    keep_identity: bool,
 }
 
 impl Default for TreeBuilder {
@@ -27,11 +28,35 @@ impl TreeBuilder {
         total.entries = 0;
         total.parent = TOTAL;
         tree.nodes.push(total);
-        TreeBuilder { tree }
+        TreeBuilder {
+            tree,
+            keep_identity: false,
+        }
     }
 
-    /// Adds the scanned paths, in order, as the children of [`TOTAL`]. Call once.
-    pub fn add_roots(&mut self, roots: Vec<(Vec<u8>, Node)>) {
+    /// A builder that also records every node's `(dev, ino)` ([`Tree::identity`]).
+    pub fn with_identity(keep: bool) -> TreeBuilder {
+        TreeBuilder {
+            keep_identity: keep,
+            ..TreeBuilder::new()
+        }
+    }
+
+    /// Records the `(dev, ino)` of a node, when identities are kept (a no-op otherwise).
+    pub fn set_identity(&mut self, id: NodeId, key: LinkKey) {
+        if !self.keep_identity {
+            return;
+        }
+        let ids = &mut self.tree.identity;
+        if ids.len() < self.tree.nodes.len() {
+            ids.resize(self.tree.nodes.len(), (0, 0));
+        }
+        ids[id as usize] = key;
+    }
+
+    /// Adds the scanned paths, in order, as the children of [`TOTAL`]; returns the first id.
+    /// Call once.
+    pub fn add_roots(&mut self, roots: Vec<(Vec<u8>, Node)>) -> NodeId {
         let first = self.tree.nodes.len() as NodeId;
         self.tree.nodes[0].first_child = first;
         self.tree.nodes[0].child_count = roots.len() as u32;
@@ -40,6 +65,7 @@ impl TreeBuilder {
             self.tree.root_names.push(name);
             self.tree.nodes.push(node);
         }
+        first
     }
 
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
@@ -73,7 +99,11 @@ impl TreeBuilder {
         first
     }
 
-    pub fn into_tree(self) -> Tree {
+    pub fn into_tree(mut self) -> Tree {
+        if self.keep_identity {
+            let n = self.tree.nodes.len();
+            self.tree.identity.resize(n, (0, 0));
+        }
         self.tree
     }
 }

@@ -154,6 +154,11 @@ pub struct Tree {
     names: Vec<u8>,
     /// Names of the scanned paths as typed (any length), indexed by node id - 1.
     root_names: Vec<Vec<u8>>,
+    /// `(st_dev, st_ino)` of every node, indexed by id, when the walk was asked to keep them
+    /// (`WalkOptions::keep_identity`): deleting re-checks that a path is still the scanned
+    /// file, and exports name hard links and mount points. Empty otherwise (16 bytes an entry
+    /// that the static view does not need).
+    pub identity: Vec<LinkKey>,
 }
 
 impl Tree {
@@ -230,6 +235,11 @@ impl Tree {
 
     pub fn set_flag(&mut self, id: NodeId, flag: u8) {
         self.nodes[id as usize].set_flag(flag);
+    }
+
+    /// The scanned `(dev, ino)` of a node, if identities were kept.
+    pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
+        self.identity.get(id as usize).copied()
     }
 
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::ffi::{CStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use rayon::prelude::*;
@@ -87,9 +87,27 @@ pub struct Scan {
 const PARALLEL_STAT_MIN: usize = 1024;
 const STAT_BATCH: usize = 256;
 
+/// What a caller may watch and steer while a walk runs (the interactive view browses the
+/// partial tree and stops a scan early). [`walk`] makes a private one.
+#[derive(Default)]
+pub struct LiveScan {
+    /// The tree as built so far: own sizes, children appended one directory at a time. Hold
+    /// the lock briefly: every directory task takes it once to append its entries.
+    pub builder: Mutex<TreeBuilder>,
+    /// Set to stop the walk: directories not started yet are left unread.
+    pub cancel: AtomicBool,
+}
+
+impl LiveScan {
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
 struct Walker<'a> {
     opts: &'a WalkOptions,
-    builder: Mutex<TreeBuilder>,
+    builder: &'a Mutex<TreeBuilder>,
+    live: &'a LiveScan,
     pool: OnceLock<Option<rayon::ThreadPool>>,
     links: LinkSet,
     errors: Mutex<Vec<ScanError>>,
@@ -170,9 +188,22 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Walks every path, in order; each root's directories in parallel on `opts.threads` threads.
 pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
+    walk_live(paths, opts, progress, &LiveScan::default())
+}
+
+/// [`walk`], with the tree visible (and the walk stoppable) through `live` while it runs.
+/// When it returns, the finished tree has moved out of `live.builder` into the [`Scan`].
+pub fn walk_live(
+    paths: &[OsString],
+    opts: &WalkOptions,
+    progress: &Progress,
+    live: &LiveScan,
+) -> Scan {
+    *lock(&live.builder) = TreeBuilder::with_identity(opts.keep_identity);
     let mut walker = Walker {
         opts,
-        builder: Mutex::new(TreeBuilder::new()),
+        builder: &live.builder,
+        live,
         pool: OnceLock::new(),
         links: LinkSet::new(),
         errors: Mutex::new(Vec::new()),
@@ -211,9 +242,12 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
     walker.dedup_files |=
         root_metas.len() > 1 && root_metas.iter().any(|(_, m)| m.kind != EntryKind::Dir);
     let first_root = {
-        let mut b = lock(&walker.builder);
-        b.add_roots(roots);
-        b.tree().roots().start
+        let mut b = lock(walker.builder);
+        let first = b.add_roots(roots);
+        for (i, (_, meta)) in root_metas.iter().enumerate() {
+            b.set_identity(first + i as NodeId, (meta.dev, meta.ino));
+        }
+        first
     };
     progress
         .entries
@@ -241,11 +275,7 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
         walker.walk_root(job);
     }
 
-    let mut tree = walker
-        .builder
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner)
-        .into_tree();
+    let mut tree = std::mem::take(&mut *lock(walker.builder)).into_tree();
     walker.links.settle(&mut tree);
     let mut errors = walker
         .errors
@@ -282,14 +312,14 @@ impl Walker<'_> {
         if e == Errno::NOENT {
             return; // vanished since it was listed: as if it never was
         }
-        lock(&self.builder).node_mut(id).set_flag(flags::UNREADABLE);
+        lock(self.builder).node_mut(id).set_flag(flags::UNREADABLE);
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
     }
 
     /// Sizes of a directory that was not stat'ed before it failed to open.
     fn set_own_stat(&self, id: NodeId, stat: Result<Meta, Errno>) {
         if let Ok(meta) = stat {
-            let mut b = lock(&self.builder);
+            let mut b = lock(self.builder);
             let n = b.node_mut(id);
             n.disk = meta.disk_bytes();
             n.apparent = meta.size;
@@ -349,6 +379,9 @@ impl Walker<'_> {
     }
 
     fn scan_dir(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob)) {
+        if self.live.is_cancelled() {
+            return;
+        }
         // Taken, not borrowed: a large directory's parallel stats may run another directory's
         // task on this thread, which then simply starts with empty buffers.
         let mut scratch = SCRATCH.with(RefCell::take);
@@ -388,7 +421,8 @@ impl Walker<'_> {
             match sys::fstat(fd.as_fd()) {
                 Ok(meta) => {
                     dev = meta.dev;
-                    let mut b = lock(&self.builder);
+                    let mut b = lock(self.builder);
+                    b.set_identity(job.node, (meta.dev, meta.ino));
                     let n = b.node_mut(job.node);
                     n.disk = meta.disk_bytes();
                     n.apparent = meta.size;
@@ -423,7 +457,7 @@ impl Walker<'_> {
         let dir_path = if ex.paths.is_empty() {
             None
         } else {
-            Some(lock(&self.builder).tree().path(job.node))
+            Some(lock(self.builder).tree().path(job.node))
         };
         // Directories stat themselves once open (see `DirJob::stat_done`), except with -x,
         // where a directory on another filesystem must not even be opened.
@@ -497,7 +531,7 @@ impl Walker<'_> {
         let mut bytes = 0u64;
         let kept;
         {
-            let mut b = lock(&self.builder);
+            let mut b = lock(self.builder);
             let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
             for (i, e) in ents.iter().enumerate() {
                 let node = match &e.stat {
@@ -527,6 +561,7 @@ impl Walker<'_> {
                     Some(Ok(m)) => (m.dev, m.ino, m.nlink),
                     _ => (dev, e.ino, 0),
                 };
+                b.set_identity(id, (edev, eino));
                 if node.is_dir() {
                     let stat_done = e.stat.is_some();
                     if stat_done {

@@ -3,6 +3,7 @@
 mod util;
 
 mod errors;
+mod identity;
 mod output;
 mod shapes;
 mod sizes;
