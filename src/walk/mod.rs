@@ -18,8 +18,6 @@ use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use rayon::prelude::*;
-
 use crate::config::{SizeMode, WalkOptions};
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, Tree, TreeBuilder};
 use dedup::LinkSet;
@@ -85,7 +83,35 @@ pub struct Scan {
 
 /// Directories with more entries than this have their stats spread across threads.
 const PARALLEL_STAT_MIN: usize = 1024;
-const STAT_BATCH: usize = 256;
+/// Names per batch handed to another thread: enough to pay for the task, small enough that
+/// every thread gets some of a directory of a few thousand.
+const STAT_BATCH: usize = 512;
+
+/// Names of a large directory on their way to another thread to be stat'ed.
+#[derive(Default)]
+struct StatBatch {
+    /// NUL-terminated names; `Ent::name_off` is relative to this buffer until merged back.
+    names: Vec<u8>,
+    ents: Vec<Ent>,
+}
+
+impl StatBatch {
+    fn push(&mut self, name: &CStr, kind: Option<EntryKind>, ino: u64) {
+        if self.ents.is_empty() {
+            self.ents.reserve(STAT_BATCH);
+            self.names.reserve(STAT_BATCH * 24);
+        }
+        let off = self.names.len() as u32;
+        self.names.extend_from_slice(name.to_bytes_with_nul());
+        self.ents.push(Ent {
+            name_off: off,
+            name_len: name.to_bytes().len() as u32,
+            kind,
+            ino,
+            stat: None,
+        });
+    }
+}
 
 /// What a caller may watch and steer while a walk runs (the interactive view browses the
 /// partial tree and stops a scan early). [`walk`] makes a private one.
@@ -469,56 +495,96 @@ impl Walker<'_> {
             Some(_) => !count_mode,
         };
         // The first entries are stat'ed as they are read, with the name still in the
-        // getdents buffer; past PARALLEL_STAT_MIN the rest wait to be spread over threads.
-        let parallel = self.opts.threads > 1;
-        let listed = sys::read_entries(&fd, |name, t, ino| {
-            let b = name.to_bytes();
-            if ex.hidden && b.first() == Some(&b'.') {
-                return;
+        // getdents buffer. Past PARALLEL_STAT_MIN the names go out in batches that the other
+        // threads stat while this one reads on: a huge directory's stats are spread over every
+        // thread from its first thousand names on, not only once its last name is read.
+        let pool = self.pool();
+        let dirfd = fd.as_fd();
+        let needs_stat = &needs_stat;
+        let stat_batch = |mut batch: StatBatch| {
+            for e in batch.ents.iter_mut().filter(|e| needs_stat(e.kind)) {
+                e.stat = Some(sys::stat_at(
+                    dirfd,
+                    name_at(&batch.names, e.name_off),
+                    follow,
+                ));
             }
-            if ex.names.iter().any(|n| n.as_slice() == b) {
-                return;
-            }
-            if let Some(dp) = &dir_path {
-                if ex.paths.iter().any(|p| is_child_path(p, dp, b)) {
+            batch
+        };
+        let done: Mutex<Vec<(u32, StatBatch)>> = Mutex::new(Vec::new());
+        let mut read = |spawn: &mut dyn FnMut(StatBatch)| {
+            let mut batch = StatBatch::default();
+            let listed = sys::read_entries(&fd, |name, t, ino| {
+                let b = name.to_bytes();
+                if ex.hidden && b.first() == Some(&b'.') {
                     return;
                 }
-            }
-            let off = names.len() as u32;
-            names.extend_from_slice(name.to_bytes_with_nul());
-            let kind = sys::kind_of_dirent(t);
-            let stat = (needs_stat(kind) && (!parallel || ents.len() < PARALLEL_STAT_MIN))
-                .then(|| sys::stat_at(fd.as_fd(), name, follow));
-            ents.push(Ent {
-                name_off: off,
-                name_len: b.len() as u32,
-                kind,
-                ino,
-                stat,
+                if ex.names.iter().any(|n| n.as_slice() == b) {
+                    return;
+                }
+                if let Some(dp) = &dir_path {
+                    if ex.paths.iter().any(|p| is_child_path(p, dp, b)) {
+                        return;
+                    }
+                }
+                let kind = sys::kind_of_dirent(t);
+                if pool.is_some() && ents.len() >= PARALLEL_STAT_MIN {
+                    batch.push(name, kind, ino);
+                    if batch.ents.len() == STAT_BATCH {
+                        spawn(std::mem::take(&mut batch));
+                    }
+                    return;
+                }
+                let off = names.len() as u32;
+                names.extend_from_slice(name.to_bytes_with_nul());
+                let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
+                ents.push(Ent {
+                    name_off: off,
+                    name_len: b.len() as u32,
+                    kind,
+                    ino,
+                    stat,
+                });
             });
-        });
+            (listed, batch)
+        };
+        let listed = match pool {
+            None => read(&mut |_| {}).0,
+            Some(pool) => {
+                let (listed, last) = pool.in_place_scope(|s| {
+                    let mut next = 0u32;
+                    let (done, stat_batch) = (&done, &stat_batch);
+                    read(&mut |batch| {
+                        let i = next;
+                        next += 1;
+                        s.spawn(move |_| {
+                            // stat before taking the lock (not as an argument of push)
+                            let batch = stat_batch(batch);
+                            lock(done).push((i, batch));
+                        });
+                    })
+                });
+                // the last, partial batch: ours (the others are stat'ed by now)
+                let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+                let last_index = done.len() as u32;
+                done.push((last_index, stat_batch(last)));
+                done.sort_unstable_by_key(|(i, _)| *i);
+                for (_, batch) in done {
+                    let base = names.len() as u32;
+                    names.extend_from_slice(&batch.names);
+                    ents.extend(batch.ents.into_iter().map(|mut e| {
+                        e.name_off += base;
+                        e
+                    }));
+                }
+                listed
+            }
+        };
         if let Err(e) = listed {
             // a directory that can't be listed keeps its own size; what was read is dropped
             return self.unreadable(job.node, e);
         }
-
-        // 2. the rest of the stats of a large directory, relative to its fd, in parallel
         let names = &*names;
-        if parallel && ents.len() > PARALLEL_STAT_MIN {
-            let rest = &mut ents[PARALLEL_STAT_MIN..];
-            let dirfd = fd.as_fd();
-            let mut stat_rest = move || {
-                rest.par_chunks_mut(STAT_BATCH).for_each(|chunk| {
-                    for e in chunk.iter_mut().filter(|e| needs_stat(e.kind)) {
-                        e.stat = Some(sys::stat_at(dirfd, name_at(names, e.name_off), follow));
-                    }
-                })
-            };
-            match self.pool() {
-                Some(pool) => pool.install(stat_rest),
-                None => stat_rest(),
-            }
-        }
         // No search permission: names are readable but nothing can be stat'ed.
         if ents
             .iter()
