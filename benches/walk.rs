@@ -113,6 +113,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         follow_links: false,
         exclusions: Exclusions::default(),
         threads,
+        cold_threads: threads,
         keep_identity: false,
     }
 }

@@ -17,6 +17,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         follow_links: false,
         exclusions: Exclusions::default(),
         threads,
+        cold_threads: threads,
         keep_identity,
     }
 }
