@@ -112,8 +112,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),
-        threads,
-        cold_threads: threads,
+        threads: Some(threads),
         keep_identity: false,
     }
 }

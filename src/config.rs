@@ -56,11 +56,10 @@ pub struct WalkOptions {
     /// Follow symbolic links (`-L`).
     pub follow_links: bool,
     pub exclusions: Exclusions,
-    /// Worker threads for the walk while the metadata comes from the page cache.
-    pub threads: usize,
-    /// Worker threads when the walk turns out to wait on the disk (cold cache): more reads in
-    /// flight than cores. Equal to `threads` when the user chose a number (`-T`).
-    pub cold_threads: usize,
+    /// Worker threads (`-T`). `None`: decided by the walk when it first needs a thread (see
+    /// [`default_threads`]); asking the system for its CPU count costs more syscalls than a
+    /// scan of an empty directory.
+    pub threads: Option<usize>,
     /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
     /// exporting; the static view does not need them).
     pub keep_identity: bool,
@@ -185,13 +184,11 @@ impl Config {
             // dust's default: fit the terminal, keeping room for the prompt
             None => term.map_or(30, |(_, rows)| rows.saturating_sub(10).max(1)),
         };
-        let (threads, cold_threads) = match cli.threads.as_deref() {
-            Some(t) => {
-                let n = parse_count(t, "--threads", 1)?;
-                (n, n)
-            }
-            None => default_threads(std::thread::available_parallelism().map_or(1, |n| n.get())),
-        };
+        let threads = cli
+            .threads
+            .as_deref()
+            .map(|t| parse_count(t, "--threads", 1))
+            .transpose()?;
         let width = match cli.terminal_width.as_deref() {
             Some(w) => parse_count(w, "--terminal-width", 1)?,
             None => term.map_or(80, |(cols, _)| cols),
@@ -255,7 +252,6 @@ impl Config {
                 follow_links: cli.dereference_links,
                 exclusions,
                 threads,
-                cold_threads,
                 keep_identity: false,
             },
             filters,

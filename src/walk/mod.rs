@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::config::{SizeMode, WalkOptions};
+use crate::config::{default_threads, SizeMode, WalkOptions};
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, Tree, TreeBuilder};
 use dedup::LinkSet;
 use sys::{Errno, Meta};
@@ -143,6 +143,8 @@ struct Walker<'a> {
     builder: &'a Mutex<TreeBuilder>,
     live: &'a LiveScan,
     pool: OnceLock<Option<rayon::ThreadPool>>,
+    /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
+    default_threads: OnceLock<(usize, usize)>,
     started: Instant,
     links: LinkSet,
     errors: Mutex<Vec<ScanError>>,
@@ -224,7 +226,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Walks every path, in order; each root's directories in parallel on `opts.threads` threads.
+/// Walks every path, in order; each root's directories in parallel (see `Walker::pool`).
 pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
     walk_live(paths, opts, progress, &LiveScan::default())
 }
@@ -243,6 +245,7 @@ pub fn walk_live(
         builder: &live.builder,
         live,
         pool: OnceLock::new(),
+        default_threads: OnceLock::new(),
         started: Instant::now(),
         links: LinkSet::new(),
         errors: Mutex::new(Vec::new()),
@@ -381,16 +384,21 @@ impl Walker<'_> {
     /// `big`, 2 cores: 8 threads 3.65 s, 16 threads 3.03 s; warm, 16 threads cost 10% more
     /// than 8). The first directory read, done before the pool exists, tells which it is.
     fn pool(&self) -> Option<&rayon::ThreadPool> {
-        let opts = self.opts;
-        if opts.threads.max(opts.cold_threads) < 2 {
+        let (warm, cold) = match self.opts.threads {
+            Some(n) => (n, n),
+            None => *self.default_threads.get_or_init(|| {
+                default_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }),
+        };
+        if warm.max(cold) < 2 {
             return None;
         }
         self.pool
             .get_or_init(|| {
-                let threads = if opts.cold_threads > opts.threads && self.looks_cold() {
-                    opts.cold_threads
+                let threads = if cold > warm && self.looks_cold() {
+                    cold
                 } else {
-                    opts.threads
+                    warm
                 };
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)

@@ -16,8 +16,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),
-        threads,
-        cold_threads: threads,
+        threads: Some(threads),
         keep_identity,
     }
 }
