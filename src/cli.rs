@@ -170,4 +170,18 @@ pub struct Cli {
     /// How sizes are printed
     #[arg(short = 'o', long = "output-format", value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
+
+    /// Write the scan to FILE in ncdu's JSON export format instead of showing it ('-' for
+    /// stdout); ncdu -f and gdu -f read it
+    #[arg(
+        short = 'O',
+        long = "export",
+        value_name = "FILE",
+        conflicts_with = "output_json"
+    )]
+    pub export: Option<OsString>,
+
+    /// With --export: also write each entry's mtime, uid, gid and mode (ncdu's extended mode)
+    #[arg(long = "export-extended", requires = "export")]
+    pub export_extended: bool,
 }

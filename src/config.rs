@@ -63,6 +63,9 @@ pub struct WalkOptions {
     /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
     /// exporting; the static view does not need them).
     pub keep_identity: bool,
+    /// Record every node's owner and mode in [`crate::tree::Tree::owners`] (ncdu's extended
+    /// export).
+    pub keep_owner: bool,
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).
@@ -109,6 +112,15 @@ pub struct ViewOptions {
     pub to_terminal: bool,
 }
 
+/// Where and how `--export` writes the scan.
+#[derive(Clone, Debug)]
+pub struct ExportTarget {
+    /// The file to write; `-` is stdout.
+    pub file: OsString,
+    /// ncdu's extended mode: mtime, uid, gid and mode of every entry.
+    pub extended: bool,
+}
+
 /// Everything the program needs to know, decided once.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -118,6 +130,8 @@ pub struct Config {
     pub view: ViewOptions,
     /// Draw a progress line on stderr during long scans.
     pub progress: bool,
+    /// Write the scan in ncdu's format instead of showing a view.
+    pub export: Option<ExportTarget>,
 }
 
 /// A user error in an option value: printed as one line, exit status 1.
@@ -228,6 +242,16 @@ impl Config {
             }
         }
 
+        let export = cli.export.map(|file| ExportTarget {
+            file,
+            extended: cli.export_extended,
+        });
+        if export.is_some() && cli.paths.len() != 1 {
+            return Err(ConfigError(
+                "--export writes one directory: give a single path".into(),
+            ));
+        }
+
         let units = match cli.output_format {
             None => UnitStyle::HumanIec,
             Some(OutputFormat::Si) => UnitStyle::HumanSi,
@@ -247,12 +271,19 @@ impl Config {
         Ok(Config {
             paths: cli.paths,
             walk: WalkOptions {
-                mode,
+                // an export records both sizes of every entry, whatever -s or -f say
+                mode: if export.is_some() && mode == SizeMode::Count {
+                    SizeMode::Disk
+                } else {
+                    mode
+                },
                 one_filesystem: cli.limit_filesystem,
                 follow_links: cli.dereference_links,
                 exclusions,
                 threads,
-                keep_identity: false,
+                // devices and inodes name mount points and hard links in an export
+                keep_identity: export.is_some(),
+                keep_owner: export.as_ref().is_some_and(|e| e.extended),
             },
             filters,
             view: ViewOptions {
@@ -273,6 +304,7 @@ impl Config {
                 to_terminal: stdout_tty,
             },
             progress: !cli.no_progress && std::io::stderr().is_terminal(),
+            export,
         })
     }
 }

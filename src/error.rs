@@ -8,7 +8,7 @@ use crate::walk::{sys::describe, ErrorKind, ScanError};
 
 /// What the exit status says, as GNU du: 0 all counted, 1 something was skipped or could not be
 /// written, 2 the command line was wrong (clap's own exit).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum ExitStatus {
     Success = 0,

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod export;
 pub mod progress;
 pub mod render;
 pub mod tree;
@@ -13,29 +14,36 @@ pub mod units;
 pub mod walk;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::os::unix::ffi::OsStrExt;
 
 use config::Config;
 use error::ExitStatus;
 use render::bars::{flat_rows, BarsView};
 use render::color::Palette;
+use render::escape::escape;
 use tree::{biggest_files, select_rows, NodeId, Selection, Tree, TOTAL};
 
-/// Scans, reports what could not be read, prints the view. Never panics on bad input.
+/// Scans, reports what could not be read, prints the view (or writes the export). Never
+/// panics on bad input.
 pub fn run(config: &Config) -> ExitStatus {
-    let counters = walk::Progress::default();
-    let scan = std::thread::scope(|s| {
-        let line = config
-            .progress
-            .then(|| progress::ProgressLine::start(s, &counters, config.walk.mode));
-        let scan = walk::walk(&config.paths, &config.walk, &counters);
-        if let Some(line) = line {
-            line.finish();
-        }
-        scan
-    });
+    let mut export_out = match &config.export {
+        None => None,
+        Some(target) => match export::open_target(&target.file) {
+            Ok(w) => Some(BufWriter::with_capacity(64 * 1024, w)),
+            Err(e) => {
+                let name = escape(target.file.as_bytes(), !io::stderr().is_terminal());
+                let _ = writeln!(
+                    io::stderr(),
+                    "hogs: cannot write '{}': {}",
+                    String::from_utf8_lossy(&name.bytes),
+                    io_cause(&e)
+                );
+                return ExitStatus::Incomplete;
+            }
+        },
+    };
+    let scan = scan_with_progress(config);
     let mut tree = scan.tree;
-    tree.apply_filters(&config.filters);
-    tree.finish();
 
     let mut status = ExitStatus::Success;
     if !scan.errors.is_empty() {
@@ -45,22 +53,84 @@ pub fn run(config: &Config) -> ExitStatus {
         let _ = error::report_scan_errors(&scan.errors, &tree, &mut stderr.lock(), to_terminal);
     }
 
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    match render(&tree, config, &mut out).and_then(|()| out.flush()) {
-        Ok(()) => {}
-        // `hogs | head`: the reader has what it wanted
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(e) => {
-            let cause = e
-                .raw_os_error()
-                .map_or_else(|| e.to_string(), walk::sys::describe);
-            let _ = writeln!(io::stderr(), "hogs: write error: {cause}");
-            status = ExitStatus::Incomplete;
+    if let (Some(out), Some(target)) = (export_out.as_mut(), &config.export) {
+        // own sizes, not totals: no `finish`
+        tree.mark_filtered(&config.filters);
+        let Some(root) = tree.roots().next() else {
+            return status; // the argument could not be read: said above
+        };
+        if !tree.node(root).is_dir() {
+            let name = escape(tree.name(root), !io::stderr().is_terminal());
+            let _ = writeln!(
+                io::stderr(),
+                "hogs: cannot export '{}': not a directory (the ncdu format needs one)",
+                String::from_utf8_lossy(&name.bytes)
+            );
+            return ExitStatus::Incomplete;
         }
+        let root_name = export::root_name(config.paths[0].as_os_str());
+        let opts = export::ncdu::NcduOptions {
+            root_name: &root_name,
+            extended: target.extended,
+            timestamp: export::now(),
+        };
+        let written = export::ncdu::write_ncdu(&tree, root, &scan.errors, &opts, out)
+            .and_then(|()| out.flush());
+        status = status.max(write_status(written, Some(&target.file)));
+        std::mem::forget(export_out);
+        return status;
     }
+
+    tree.apply_filters(&config.filters);
+    tree.finish();
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let written = render(&tree, config, &mut out).and_then(|()| out.flush());
+    status = status.max(write_status(written, None));
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status
+}
+
+/// Walks the configured paths, with a progress line on a terminal.
+fn scan_with_progress(config: &Config) -> walk::Scan {
+    let counters = walk::Progress::default();
+    std::thread::scope(|s| {
+        let line = config
+            .progress
+            .then(|| progress::ProgressLine::start(s, &counters, config.walk.mode));
+        let scan = walk::walk(&config.paths, &config.walk, &counters);
+        if let Some(line) = line {
+            line.finish();
+        }
+        scan
+    })
+}
+
+/// The text of an I/O error, without std's " (os error N)" suffix.
+fn io_cause(e: &io::Error) -> String {
+    e.raw_os_error()
+        .map_or_else(|| e.to_string(), walk::sys::describe)
+}
+
+/// What a failed write means for the exit status (a closed pipe is not a failure: `hogs |
+/// head` has what it wanted).
+fn write_status(written: io::Result<()>, file: Option<&std::ffi::OsStr>) -> ExitStatus {
+    match written {
+        Ok(()) => ExitStatus::Success,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitStatus::Success,
+        Err(e) => {
+            let cause = io_cause(&e);
+            let _ = match file.filter(|f| f.as_bytes() != b"-") {
+                Some(f) => {
+                    let name = escape(f.as_bytes(), !io::stderr().is_terminal());
+                    let name = String::from_utf8_lossy(&name.bytes);
+                    writeln!(io::stderr(), "hogs: cannot write '{name}': {cause}")
+                }
+                None => writeln!(io::stderr(), "hogs: write error: {cause}"),
+            };
+            ExitStatus::Incomplete
+        }
+    }
 }
 
 /// Writes the chosen view of a finished tree.

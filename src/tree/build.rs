@@ -4,7 +4,7 @@
 //! once per directory, never per entry. Which name owns a hard-linked inode is decided apart
 //! from this lock (`walk::dedup`).
 
-use super::{Node, NodeId, Tree, TOTAL};
+use super::{Node, NodeId, Owner, Tree, TOTAL};
 
 /// `(st_dev, st_ino)`: what makes two names the same file.
 pub type LinkKey = (u64, u64);
@@ -13,6 +13,7 @@ pub type LinkKey = (u64, u64);
 pub struct TreeBuilder {
     tree: Tree,
     keep_identity: bool,
+    keep_owner: bool,
 }
 
 impl Default for TreeBuilder {
@@ -31,6 +32,7 @@ impl TreeBuilder {
         TreeBuilder {
             tree,
             keep_identity: false,
+            keep_owner: false,
         }
     }
 
@@ -40,6 +42,34 @@ impl TreeBuilder {
             keep_identity: keep,
             ..TreeBuilder::new()
         }
+    }
+
+    /// Also records every node's owner and mode ([`Tree::owners`]).
+    pub fn with_owner(self, keep: bool) -> TreeBuilder {
+        TreeBuilder {
+            keep_owner: keep,
+            ..self
+        }
+    }
+
+    /// Records the link count of a hard-linked file, when identities are kept.
+    pub fn set_links(&mut self, id: NodeId, nlink: u64) {
+        if self.keep_identity {
+            let n = u32::try_from(nlink).unwrap_or(u32::MAX);
+            self.tree.links.insert(id, n);
+        }
+    }
+
+    /// Records the owner and mode of a node, when they are kept (a no-op otherwise).
+    pub fn set_owner(&mut self, id: NodeId, owner: Owner) {
+        if !self.keep_owner {
+            return;
+        }
+        let owners = &mut self.tree.owners;
+        if owners.len() < self.tree.nodes.len() {
+            owners.resize(self.tree.nodes.len(), Owner::default());
+        }
+        owners[id as usize] = owner;
     }
 
     /// Records the `(dev, ino)` of a node, when identities are kept (a no-op otherwise).
@@ -103,6 +133,10 @@ impl TreeBuilder {
         if self.keep_identity {
             let n = self.tree.nodes.len();
             self.tree.identity.resize(n, (0, 0));
+        }
+        if self.keep_owner {
+            let n = self.tree.nodes.len();
+            self.tree.owners.resize(n, Owner::default());
         }
         self.tree
     }

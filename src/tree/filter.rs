@@ -10,6 +10,17 @@ impl Tree {
     /// Marks rejected files [`flags::FILTERED`] and drops directories' own sizes, so totals
     /// are the sizes of matching files only. No-op without filters. Call before `finish`.
     pub fn apply_filters(&mut self, filters: &PathFilters) {
+        self.filter(filters, true);
+    }
+
+    /// Only marks rejected files [`flags::FILTERED`]; directories keep their own sizes. An
+    /// export records what was left out next to the sizes of what was scanned, as ncdu's
+    /// `--exclude` does, and lets the reader add them up.
+    pub fn mark_filtered(&mut self, filters: &PathFilters) {
+        self.filter(filters, false);
+    }
+
+    fn filter(&mut self, filters: &PathFilters, zero_dirs: bool) {
         if !filters.is_active() {
             return;
         }
@@ -28,9 +39,11 @@ impl Tree {
             path.extend_from_slice(self.name(id));
             let node = &mut self.nodes[id as usize];
             if node.is_dir() {
-                node.disk = 0;
-                node.apparent = 0;
-                node.entries = 0;
+                if zero_dirs {
+                    node.disk = 0;
+                    node.apparent = 0;
+                    node.entries = 0;
+                }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));
             } else if !filters.accepts(&path) {

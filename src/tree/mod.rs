@@ -8,6 +8,8 @@
 
 use std::cmp::Ordering;
 
+use rustc_hash::FxHashMap;
+
 mod aggregate;
 mod build;
 mod filter;
@@ -15,6 +17,16 @@ mod select;
 
 pub use build::{LinkKey, TreeBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
+
+/// Owner and permission bits of an entry, kept only on request ([`Tree::owners`]): ncdu's
+/// extended export carries them, no view needs them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owner {
+    pub uid: u32,
+    pub gid: u32,
+    /// `st_mode`: file type and permission bits.
+    pub mode: u32,
+}
 
 /// Index of a node in [`Tree::nodes`].
 pub type NodeId = u32;
@@ -159,6 +171,12 @@ pub struct Tree {
     /// file, and exports name hard links and mount points. Empty otherwise (16 bytes an entry
     /// that the static view does not need).
     pub identity: Vec<LinkKey>,
+    /// Link counts of the hard-linked files ([`flags::HARDLINK`]), kept with the identities:
+    /// an export tells readers how many names an inode has in all.
+    pub links: FxHashMap<NodeId, u32>,
+    /// Owner and mode of every node, indexed by id, when the walk was asked to keep them
+    /// (`WalkOptions::keep_owner`); empty otherwise.
+    pub owners: Vec<Owner>,
 }
 
 impl Tree {
@@ -240,6 +258,16 @@ impl Tree {
     /// The scanned `(dev, ino)` of a node, if identities were kept.
     pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
         self.identity.get(id as usize).copied()
+    }
+
+    /// The link count of a hard-linked file, if identities were kept.
+    pub fn links_of(&self, id: NodeId) -> Option<u32> {
+        self.links.get(&id).copied()
+    }
+
+    /// Owner and mode of a node, if they were kept.
+    pub fn owner_of(&self, id: NodeId) -> Option<Owner> {
+        self.owners.get(id as usize).copied()
     }
 
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which

@@ -239,7 +239,8 @@ pub fn walk_live(
     progress: &Progress,
     live: &LiveScan,
 ) -> Scan {
-    *lock(&live.builder) = TreeBuilder::with_identity(opts.keep_identity);
+    *lock(&live.builder) =
+        TreeBuilder::with_identity(opts.keep_identity).with_owner(opts.keep_owner);
     let mut walker = Walker {
         opts,
         builder: &live.builder,
@@ -287,7 +288,12 @@ pub fn walk_live(
         let mut b = lock(walker.builder);
         let first = b.add_roots(roots);
         for (i, (_, meta)) in root_metas.iter().enumerate() {
-            b.set_identity(first + i as NodeId, (meta.dev, meta.ino));
+            let id = first + i as NodeId;
+            b.set_identity(id, (meta.dev, meta.ino));
+            b.set_owner(id, meta.owner());
+            if meta.nlink > 1 && meta.kind != EntryKind::Dir {
+                b.set_links(id, meta.nlink);
+            }
         }
         first
     };
@@ -363,6 +369,8 @@ impl Walker<'_> {
     fn set_own_stat(&self, id: NodeId, stat: Result<Meta, Errno>) {
         if let Ok(meta) = stat {
             let mut b = lock(self.builder);
+            b.set_identity(id, (meta.dev, meta.ino));
+            b.set_owner(id, meta.owner());
             let n = b.node_mut(id);
             n.disk = meta.disk_bytes();
             n.apparent = meta.size;
@@ -510,6 +518,7 @@ impl Walker<'_> {
                     dev = meta.dev;
                     let mut b = lock(self.builder);
                     b.set_identity(job.node, (meta.dev, meta.ino));
+                    b.set_owner(job.node, meta.owner());
                     let n = b.node_mut(job.node);
                     n.disk = meta.disk_bytes();
                     n.apparent = meta.size;
@@ -686,10 +695,16 @@ impl Walker<'_> {
                 let id = first + j as NodeId;
                 let e = &ents[*i as usize];
                 let (edev, eino, nlink) = match &e.stat {
-                    Some(Ok(m)) => (m.dev, m.ino, m.nlink),
+                    Some(Ok(m)) => {
+                        b.set_owner(id, m.owner());
+                        (m.dev, m.ino, m.nlink)
+                    }
                     _ => (dev, e.ino, 0),
                 };
                 b.set_identity(id, (edev, eino));
+                if nlink > 1 && !node.is_dir() {
+                    b.set_links(id, nlink);
+                }
                 if node.is_dir() {
                     let stat_done = e.stat.is_some();
                     if stat_done {

@@ -11,7 +11,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
 pub use rustix::io::Errno;
 
-use crate::tree::EntryKind;
+use crate::tree::{EntryKind, Owner};
 
 /// What the walk keeps from a stat.
 #[derive(Copy, Clone, Debug)]
@@ -23,6 +23,9 @@ pub struct Meta {
     pub blocks: u64,
     pub mtime: i64,
     pub kind: EntryKind,
+    pub uid: u32,
+    pub gid: u32,
+    pub mode: u32,
 }
 
 impl Meta {
@@ -38,6 +41,17 @@ impl Meta {
             blocks: st.st_blocks as u64,
             mtime: st.st_mtime as i64,
             kind: kind_of(FileType::from_raw_mode(st.st_mode as _)),
+            uid: st.st_uid as u32,
+            gid: st.st_gid as u32,
+            mode: st.st_mode as u32,
+        }
+    }
+
+    pub fn owner(&self) -> Owner {
+        Owner {
+            uid: self.uid,
+            gid: self.gid,
+            mode: self.mode,
         }
     }
 

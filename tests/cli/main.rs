@@ -3,6 +3,7 @@
 mod util;
 
 mod errors;
+mod export;
 mod identity;
 mod output;
 mod shapes;
