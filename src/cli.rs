@@ -41,8 +41,8 @@ pub enum OutputFormat {
     after_help = "Sizes are disk usage (as `du -B1`) unless -s or -f is given."
 )]
 pub struct Cli {
-    /// Files or directories to scan
-    #[arg(value_name = "PATH", default_value = ".")]
+    /// Files or directories to scan [default: .]
+    #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
 
     /// Depth of the tree to show (the whole tree is always counted)
@@ -184,4 +184,9 @@ pub struct Cli {
     /// With --export: also write each entry's mtime, uid, gid and mode (ncdu's extended mode)
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
+
+    /// Show a scan saved in ncdu's JSON export format (hogs -O, ncdu -o, gdu -o) instead of
+    /// scanning ('-' for stdin)
+    #[arg(long = "import", value_name = "FILE", conflicts_with = "paths")]
+    pub import: Option<OsString>,
 }

@@ -132,6 +132,10 @@ pub struct Config {
     pub progress: bool,
     /// Write the scan in ncdu's format instead of showing a view.
     pub export: Option<ExportTarget>,
+    /// Load this ncdu-format file (`-`: stdin) instead of walking `paths`. The walk options
+    /// do not apply, and the tree is not the filesystem here: views must not offer to delete
+    /// or rescan anything (the interactive view checks this).
+    pub import: Option<OsString>,
 }
 
 /// A user error in an option value: printed as one line, exit status 1.
@@ -246,7 +250,12 @@ impl Config {
             file,
             extended: cli.export_extended,
         });
-        if export.is_some() && cli.paths.len() != 1 {
+        let paths = if cli.paths.is_empty() {
+            vec![OsString::from(".")]
+        } else {
+            cli.paths
+        };
+        if export.is_some() && paths.len() != 1 {
             return Err(ConfigError(
                 "--export writes one directory: give a single path".into(),
             ));
@@ -269,7 +278,7 @@ impl Config {
         let color = cli.force_colors || (stdout_tty && !cli.no_colors && !no_color_env);
 
         Ok(Config {
-            paths: cli.paths,
+            paths,
             walk: WalkOptions {
                 // an export records both sizes of every entry, whatever -s or -f say
                 mode: if export.is_some() && mode == SizeMode::Count {
@@ -305,6 +314,7 @@ impl Config {
             },
             progress: !cli.no_progress && std::io::stderr().is_terminal(),
             export,
+            import: cli.import,
         })
     }
 }

@@ -26,7 +26,11 @@ pub fn report_scan_errors(
         let path = e.path(tree);
         let path = escape(&path, !to_terminal);
         let path = String::from_utf8_lossy(&path.bytes);
-        let cause = describe(e.errno);
+        // an imported scan records that something failed, not why
+        let cause = match e.errno {
+            0 => "error recorded in the imported scan".to_string(),
+            errno => describe(errno),
+        };
         match e.kind {
             ErrorKind::EmptyName => writeln!(err, "hogs: invalid zero-length file name")?,
             ErrorKind::Access => writeln!(err, "hogs: cannot access '{path}': {cause}")?,

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod export;
+pub mod import;
 pub mod progress;
 pub mod render;
 pub mod tree;
@@ -42,7 +43,16 @@ pub fn run(config: &Config) -> ExitStatus {
             }
         },
     };
-    let scan = scan_with_progress(config);
+    let scan = match &config.import {
+        Some(file) => match import::import_file(file, io::stderr().is_terminal()) {
+            Ok(scan) => scan,
+            Err(msg) => {
+                let _ = writeln!(io::stderr(), "hogs: {msg}");
+                return ExitStatus::Incomplete;
+            }
+        },
+        None => scan_with_progress(config),
+    };
     let mut tree = scan.tree;
 
     let mut status = ExitStatus::Success;
@@ -68,7 +78,10 @@ pub fn run(config: &Config) -> ExitStatus {
             );
             return ExitStatus::Incomplete;
         }
-        let root_name = export::root_name(config.paths[0].as_os_str());
+        let root_name = match config.import {
+            Some(_) => tree.name(root).to_vec(), // already the path it was scanned at
+            None => export::root_name(config.paths[0].as_os_str()),
+        };
         let opts = export::ncdu::NcduOptions {
             root_name: &root_name,
             extended: target.extended,

@@ -5,6 +5,7 @@ mod util;
 mod errors;
 mod export;
 mod identity;
+mod import;
 mod output;
 mod shapes;
 mod sizes;

@@ -1,0 +1,79 @@
+//! Loading a scan written by another run or another tool instead of walking: ncdu's JSON
+//! export format (`hogs -O`, `ncdu -o`, `gdu -o`).
+//!
+//! The result is the same [`crate::walk::Scan`] a walk returns (own sizes, not yet totals), so
+//! everything after the walk — filters, totals, every view, a diff of two scans — works on
+//! it unchanged.
+
+mod build;
+pub mod json;
+pub mod ncdu;
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::fs::File;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+
+pub use json::Pos;
+
+use crate::render::escape::escape;
+use crate::walk::Scan;
+
+/// Loads `--import FILE` (`-`: stdin) as the scan to show. The error is the one line to print.
+pub fn import_file(file: &OsStr, to_terminal: bool) -> Result<Scan, String> {
+    let result = if file.as_bytes() == b"-" {
+        ncdu::read(io::stdin().lock())
+    } else {
+        File::open(file)
+            .map_err(ImportError::Io)
+            .and_then(ncdu::read)
+    };
+    result.map(|i| i.scan).map_err(|e| {
+        let name = escape(file.as_bytes(), !to_terminal);
+        let name = String::from_utf8_lossy(&name.bytes);
+        format!("cannot import '{name}': {e}")
+    })
+}
+
+/// Why a file could not be imported. Nothing is returned with it: a partial tree is never
+/// passed off as the scan.
+#[derive(Debug)]
+pub enum ImportError {
+    /// Reading failed.
+    Io(io::Error),
+    /// The input is not a valid export; `pos` is where the problem was found.
+    Syntax { pos: Pos, message: String },
+    /// The input is in a form hogs does not read (compressed, ncdu's binary format); the
+    /// message says how to convert it.
+    Unsupported(&'static str),
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImportError::Io(e) => match e.raw_os_error() {
+                Some(errno) => f.write_str(&crate::walk::sys::describe(errno)),
+                None => write!(f, "{e}"),
+            },
+            ImportError::Syntax { pos, message } => write!(
+                f,
+                "line {}, column {} (byte {}): {message}",
+                pos.line, pos.column, pos.offset
+            ),
+            ImportError::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ImportError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
