@@ -112,9 +112,11 @@ fn write_info(
     let is_dir = node.is_dir();
     out.write_all(b"{\"name\":")?;
     write_name(name, out)?;
-    // Left out: counts nothing here (filtered out, or a directory already counted at another
-    // name). A hard link keeps its sizes: the reader counts its inode once.
-    let skipped = node.has(flags::FILTERED) || is_dir && node.has(flags::DUPLICATE);
+    // Left out: counts nothing here (filtered out, another filesystem, or a directory already
+    // counted at another name). A hard link keeps its sizes: the reader counts its inode once.
+    let skipped = node.has(flags::FILTERED)
+        || node.has(flags::OTHER_FS)
+        || is_dir && node.has(flags::DUPLICATE);
     let counted = !skipped;
     if counted && node.apparent > 0 {
         write!(out, ",\"asize\":{}", node.apparent)?;

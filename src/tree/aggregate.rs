@@ -3,11 +3,12 @@
 use super::{flags, Tree, TOTAL};
 
 impl Tree {
-    /// Turns every node's own sizes into totals of its subtree. Duplicates and filtered-out
-    /// entries contribute nothing. Call once, after [`Tree::apply_filters`].
+    /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
+    /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
+    /// filesystem) contribute nothing. Call once, after [`Tree::apply_filters`].
     pub fn finish(&mut self) {
         for n in self.nodes.iter_mut().skip(1) {
-            if n.has(flags::DUPLICATE) || n.has(flags::FILTERED) {
+            if n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS) {
                 n.disk = 0;
                 n.apparent = 0;
                 n.entries = 0;

@@ -352,32 +352,14 @@ fn export_refuses_what_the_format_cannot_hold() {
     assert_eq!(env.run(["-j", "-O", "-", "d"]).status.code(), Some(2));
 }
 
-/// Unmounts on drop, so a failing test leaves no mount behind.
-struct Mount(std::path::PathBuf);
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(&self.0).status();
-    }
-}
-
 #[test]
 fn export_names_the_device_where_it_changes() {
     let env = TestEnv::new();
     env.file("d/here", 10).file("d/mnt/.keep", 0).mkdir("d/sub");
     let mnt = env.path("d/mnt");
-    let mounted = is_root()
-        && std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=1m", "hogs-test"])
-            .arg(&mnt)
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)");
+    let Some(_mounted) = mount_tmpfs(&mnt) else {
         return;
-    }
-    let _guard = Mount(mnt.clone());
+    };
     env.file("d/mnt/inside", 3000);
     let root_dev = std::fs::metadata(env.path("d")).expect("stat d").dev();
     let mnt_dev = std::fs::metadata(&mnt).expect("stat d/mnt").dev();
@@ -396,7 +378,24 @@ fn export_names_the_device_where_it_changes() {
     let m = entry(&entries, "mnt");
     assert!(m.is_dir);
     assert_eq!(m.info["excluded"], "othfs");
+    assert!(!m.info.contains_key("asize") && !m.info.contains_key("dsize"));
     assert!(entries.iter().all(|e| !e.path.starts_with("mnt/")));
+    // and, as du -x, no part of the other filesystem counts
+    assert_eq!(
+        env.total(["-x", "-s", "d"]),
+        env.du_total(&["-x", "-b"], &["d"]),
+        "hogs -x -s vs du -xsb"
+    );
+    assert_eq!(
+        env.total(["-x", "d"]),
+        env.du_total(&["-x", "-B1"], &["d"]),
+        "hogs -x vs du -xsB1"
+    );
+    assert_eq!(
+        env.total(["-x", "-f", "d"]),
+        env.du_total(&["-x", "--inodes"], &["d"]),
+        "hogs -x -f vs du -x --inodes"
+    );
 }
 
 #[test]

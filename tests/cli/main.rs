@@ -6,6 +6,7 @@ mod errors;
 mod export;
 mod identity;
 mod import;
+mod interop;
 mod output;
 mod shapes;
 mod sizes;

@@ -547,3 +547,28 @@ pub fn mixed_tree(env: &TestEnv, root: &str) {
     env.file(format!("{root}/a/b/c/f100k"), 100_000);
     env.file(format!("{root}/z2/small"), 10);
 }
+
+/// A tmpfs mounted for a test; unmounted on drop, so a failing test leaves no mount behind.
+pub struct Mount(PathBuf);
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Mounts a small tmpfs at `dir` (which must exist), or says why not and returns None.
+pub fn mount_tmpfs(dir: &Path) -> Option<Mount> {
+    let ok = is_root()
+        && Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "hogs-test"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)");
+        return None;
+    }
+    Some(Mount(dir.to_owned()))
+}
