@@ -38,10 +38,14 @@ pub enum OutputFormat {
     version,
     about = "Find what eats your disk: a fast, parallel disk-usage tree with size bars",
     long_about = None,
-    after_help = "Sizes are disk usage (as `du -B1`) unless -s or -f is given."
+    after_help = "Sizes are disk usage (as `du -B1`) unless -s or -f is given.\n\
+                  `hogs i [PATH...]` (or `hogs interactive`) opens the interactive view: browse, \
+                  sort, mark and delete while the scan runs (press ? inside). A directory named \
+                  `i` is `./i`."
 )]
 pub struct Cli {
-    /// Files or directories to scan [default: .]
+    /// Files or directories to scan [default: .] (`i` or `interactive` first: the
+    /// interactive view)
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
 
@@ -189,4 +193,12 @@ pub struct Cli {
     /// scanning ('-' for stdin)
     #[arg(long = "import", value_name = "FILE", conflicts_with = "paths")]
     pub import: Option<OsString>,
+
+    /// `hogs i`: turn deleting (d, t) off
+    #[arg(long = "no-delete")]
+    pub no_delete: bool,
+
+    /// `hogs i`: on exit, print the marked paths to stdout, one per line
+    #[arg(long = "print-marked")]
+    pub print_marked: bool,
 }

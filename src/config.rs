@@ -121,6 +121,15 @@ pub struct ExportTarget {
     pub extended: bool,
 }
 
+/// Settings of the interactive view (`hogs i`).
+#[derive(Clone, Debug, Default)]
+pub struct Interactive {
+    /// `d` and `t` do nothing (`--no-delete`).
+    pub no_delete: bool,
+    /// Print the marked paths on exit (`--print-marked`).
+    pub print_marked: bool,
+}
+
 /// Everything the program needs to know, decided once.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -136,6 +145,8 @@ pub struct Config {
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
     pub import: Option<OsString>,
+    /// `Some`: run the interactive view instead of printing.
+    pub interactive: Option<Interactive>,
 }
 
 /// A user error in an option value: printed as one line, exit status 1.
@@ -181,7 +192,34 @@ fn terminal_size() -> Option<(usize, usize)> {
 }
 
 impl Config {
-    pub fn from_cli(cli: Cli) -> Result<Config, ConfigError> {
+    pub fn from_cli(mut cli: Cli) -> Result<Config, ConfigError> {
+        // `hogs i [PATH...]`: the first path names the view (a directory `i` is `./i`)
+        let interactive = matches!(
+            cli.paths.first().and_then(|p| p.to_str()),
+            Some("i" | "interactive")
+        );
+        let interactive = if interactive {
+            cli.paths.remove(0);
+            if cli.paths.is_empty() {
+                cli.paths.push(".".into());
+            }
+            Some(Interactive {
+                no_delete: cli.no_delete,
+                print_marked: cli.print_marked,
+            })
+        } else {
+            for (set, flag) in [
+                (cli.no_delete, "--no-delete"),
+                (cli.print_marked, "--print-marked"),
+            ] {
+                if set {
+                    return Err(ConfigError(format!(
+                        "{flag} only applies to the interactive view (`hogs i`)"
+                    )));
+                }
+            }
+            None
+        };
         let stdout_tty = std::io::stdout().is_terminal();
         let term = if stdout_tty { terminal_size() } else { None };
 
@@ -255,6 +293,11 @@ impl Config {
         } else {
             cli.paths
         };
+        if export.is_some() && interactive.is_some() {
+            return Err(ConfigError(
+                "--export does not apply to the interactive view (`hogs i`)".into(),
+            ));
+        }
         if export.is_some() && paths.len() != 1 {
             return Err(ConfigError(
                 "--export writes one directory: give a single path".into(),
@@ -290,8 +333,9 @@ impl Config {
                 follow_links: cli.dereference_links,
                 exclusions,
                 threads,
-                // devices and inodes name mount points and hard links in an export
-                keep_identity: export.is_some(),
+                // devices and inodes name mount points and hard links in an export, and
+                // deleting in the interactive view re-checks them
+                keep_identity: export.is_some() || interactive.is_some(),
                 keep_owner: export.as_ref().is_some_and(|e| e.extended),
             },
             filters,
@@ -315,6 +359,7 @@ impl Config {
             progress: !cli.no_progress && std::io::stderr().is_terminal(),
             export,
             import: cli.import,
+            interactive,
         })
     }
 }

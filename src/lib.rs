@@ -11,6 +11,7 @@ pub mod import;
 pub mod progress;
 pub mod render;
 pub mod tree;
+pub mod tui;
 pub mod units;
 pub mod walk;
 

@@ -13,5 +13,10 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    ExitCode::from(hogs::run(&config) as u8)
+    let status = if config.interactive.is_some() {
+        hogs::tui::run(&config)
+    } else {
+        hogs::run(&config)
+    };
+    ExitCode::from(status as u8)
 }

@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 
 mod aggregate;
 mod build;
+mod edit;
 mod filter;
 mod select;
 
@@ -76,6 +77,8 @@ pub mod flags {
     pub const FILTERED: u8 = 8;
     /// A non-directory with more than one link.
     pub const HARDLINK: u8 = 16;
+    /// Deleted from the disk by the interactive view: hidden, contributes nothing.
+    pub const REMOVED: u8 = 32;
 }
 
 const NAME_OFF_BITS: u32 = 40;
@@ -159,8 +162,8 @@ impl Node {
     }
 }
 
-/// The whole scan.
-#[derive(Debug, Default)]
+/// The whole scan. `Clone` lets the interactive view take snapshots of a walk in progress.
+#[derive(Clone, Debug, Default)]
 pub struct Tree {
     pub nodes: Vec<Node>,
     names: Vec<u8>,

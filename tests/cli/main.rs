@@ -11,3 +11,4 @@ mod output;
 mod shapes;
 mod sizes;
 mod syscalls;
+mod tui;

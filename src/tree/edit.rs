@@ -1,0 +1,205 @@
+//! Changing a finished tree in place: what the interactive view does after deleting an entry or
+//! rescanning one. Totals stay consistent by applying differences along the parent chain, so
+//! an edit costs O(depth) (plus the size of a grafted subtree), never a pass over the tree.
+
+use super::{flags, NodeId, Tree, TOTAL};
+
+impl Tree {
+    /// Whether `id` is `ancestor` or lies below it.
+    pub fn is_within(&self, mut id: NodeId, ancestor: NodeId) -> bool {
+        loop {
+            if id == ancestor {
+                return true;
+            }
+            if id == TOTAL {
+                return false;
+            }
+            id = self.nodes[id as usize].parent;
+        }
+    }
+
+    /// Whether a node is still part of the tree: not removed, and not inside a subtree that a
+    /// rescan replaced (its parent no longer lists it) or that was removed.
+    pub fn is_live(&self, mut id: NodeId) -> bool {
+        while id != TOTAL {
+            let n = &self.nodes[id as usize];
+            if n.has(flags::REMOVED) {
+                return false;
+            }
+            let p = &self.nodes[n.parent as usize];
+            if !p.children().contains(&id) {
+                return false;
+            }
+            id = n.parent;
+        }
+        true
+    }
+
+    /// Takes a node (and so its subtree) out of the totals after it was deleted from the disk.
+    /// It stays in the arena, flagged [`flags::REMOVED`], so node ids do not move.
+    pub fn remove(&mut self, id: NodeId) {
+        if id == TOTAL || self.nodes[id as usize].has(flags::REMOVED) {
+            return;
+        }
+        let n = &mut self.nodes[id as usize];
+        let (disk, apparent, entries) = (n.disk, n.apparent, n.entries);
+        n.set_flag(flags::REMOVED);
+        n.disk = 0;
+        n.apparent = 0;
+        n.entries = 0;
+        let mut p = n.parent;
+        loop {
+            let a = &mut self.nodes[p as usize];
+            a.disk = a.disk.saturating_sub(disk);
+            a.apparent = a.apparent.saturating_sub(apparent);
+            a.entries = a.entries.saturating_sub(entries);
+            if p == TOTAL {
+                break;
+            }
+            p = a.parent;
+        }
+    }
+
+    /// Replaces the contents of `at` with a fresh scan of it: `sub` is a finished tree whose
+    /// single root is the same directory (or file). Its nodes are appended (ids stay unique and
+    /// children stay after their parent); the old children become unreachable. The totals of
+    /// `at` and of every ancestor change by the difference.
+    pub fn graft(&mut self, at: NodeId, sub: &Tree) {
+        let Some(sub_root) = sub.roots().next() else {
+            return;
+        };
+        let base = self.nodes.len() as NodeId;
+        // sub ids: TOTAL, the root, then its descendants from sub_root + 1 on
+        let first = sub_root + 1;
+        let map = |id: NodeId| {
+            if id == sub_root {
+                at
+            } else {
+                base + (id - first)
+            }
+        };
+        let keep_identity = !self.identity.is_empty();
+        for id in first..sub.nodes.len() as NodeId {
+            let mut n = sub.nodes[id as usize].clone();
+            n.parent = map(n.parent);
+            if n.child_count > 0 {
+                n.first_child = map(n.first_child);
+            }
+            let name = sub.name(id);
+            n.set_name(self.names.len() as u64, name.len());
+            self.names.extend_from_slice(name);
+            self.nodes.push(n);
+            if keep_identity {
+                self.identity.push(sub.identity_of(id).unwrap_or_default());
+            }
+        }
+        let fresh = &sub.nodes[sub_root as usize];
+        let old = self.nodes[at as usize].clone();
+        {
+            let n = &mut self.nodes[at as usize];
+            n.child_count = fresh.child_count;
+            n.first_child = if fresh.child_count > 0 {
+                map(fresh.first_child)
+            } else {
+                0
+            };
+            n.disk = fresh.disk;
+            n.apparent = fresh.apparent;
+            n.entries = fresh.entries;
+            n.mtime = fresh.mtime;
+            n.packed = (n.packed & !(0xffu64 << 56)) | ((fresh.flags() as u64) << 56);
+        }
+        if keep_identity {
+            if let Some(key) = sub.identity_of(sub_root) {
+                self.identity[at as usize] = key;
+            }
+        }
+        let mut p = at;
+        while p != TOTAL {
+            p = self.nodes[p as usize].parent;
+            let a = &mut self.nodes[p as usize];
+            a.disk = a.disk.saturating_sub(old.disk).saturating_add(fresh.disk);
+            a.apparent = a
+                .apparent
+                .saturating_sub(old.apparent)
+                .saturating_add(fresh.apparent);
+            a.entries = a
+                .entries
+                .saturating_sub(old.entries)
+                .saturating_add(fresh.entries);
+            a.mtime = a.mtime.max(fresh.mtime);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EntryKind, Node, TreeBuilder};
+    use super::*;
+
+    fn file(size: u64) -> Node {
+        Node::new(EntryKind::File, size, size, 5, 0)
+    }
+
+    fn dir() -> Node {
+        Node::new(EntryKind::Dir, 10, 10, 1, 0)
+    }
+
+    /// r/{a/{x 100, y 200}, b 1000}
+    fn sample() -> Tree {
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(b"r".to_vec(), dir())]);
+        let a = b.add_children(1, [(dir(), &b"a"[..]), (file(1000), &b"b"[..])].into_iter());
+        b.add_children(
+            a,
+            [(file(100), &b"x"[..]), (file(200), &b"y"[..])].into_iter(),
+        );
+        let mut t = b.into_tree();
+        t.finish();
+        t
+    }
+
+    #[test]
+    fn remove_subtracts_from_every_ancestor() {
+        let mut t = sample();
+        assert_eq!(t.node(1).disk, 1320);
+        let x = t.node(2).first_child;
+        t.remove(x);
+        assert_eq!(
+            (t.node(2).disk, t.node(1).disk, t.node(TOTAL).disk),
+            (210, 1220, 1220)
+        );
+        assert_eq!(t.node(1).entries, 4);
+        assert!(!t.is_live(x) && t.is_live(2));
+        t.remove(x); // twice: no double subtraction
+        assert_eq!(t.node(1).disk, 1220);
+        t.remove(2);
+        assert_eq!(t.node(1).disk, 1010);
+        assert!(
+            !t.is_live(t.node(2).first_child + 1),
+            "inside a removed dir"
+        );
+    }
+
+    #[test]
+    fn graft_replaces_children_and_fixes_totals() {
+        let mut t = sample();
+        let old_kids = t.node(2).children();
+        // a rescan of r/a finds z (50) inside a new directory d
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(b"r/a".to_vec(), dir())]);
+        let d = b.add_children(1, [(dir(), &b"d"[..])].into_iter());
+        b.add_children(d, [(file(50), &b"z"[..])].into_iter());
+        let mut sub = b.into_tree();
+        sub.finish();
+        t.graft(2, &sub);
+        assert_eq!(t.node(2).disk, 70);
+        assert_eq!(t.node(1).disk, 10 + 70 + 1000);
+        assert_eq!(t.node(TOTAL).disk, 1080);
+        let d = t.node(2).first_child;
+        assert_eq!(t.name(d), b"d");
+        assert_eq!(t.path(t.node(d).first_child), b"r/a/d/z");
+        assert!(old_kids.clone().all(|k| !t.is_live(k)));
+        assert!(t.is_within(t.node(d).first_child, 2));
+    }
+}

@@ -1,0 +1,321 @@
+//! The event loop, generic over the backend (a terminal, or ratatui's `TestBackend`) and the
+//! event source (the terminal's, or a script), and the background work it starts: the live
+//! walk, deletions and rescans. The UI thread only ever waits on input, with a timeout.
+
+use std::ffi::OsString;
+use std::io;
+use std::os::unix::ffi::OsStringExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
+
+use ratatui::backend::Backend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+
+use super::action::Mapper;
+use super::delete;
+use super::event::EventSource;
+use super::state::{Options, Request, State};
+use super::style::Styles;
+use super::view;
+use crate::config::{PathFilters, WalkOptions};
+use crate::tree::{NodeId, Tree};
+use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
+
+/// Scan updates redraw at most this often; a snapshot that takes long spaces them further
+/// (at most a tenth of the time goes to snapshots).
+const MIN_SNAPSHOT_INTERVAL: Duration = Duration::from_millis(100);
+/// How long the loop waits for input when nothing runs in the background.
+const IDLE_WAIT: Duration = Duration::from_millis(250);
+
+/// Results of background work, sent to the UI thread.
+enum Done {
+    Scan(Scan),
+    DeleteProgress(usize, usize),
+    Deleted {
+        outcome: delete::Outcome,
+        refused: Vec<String>,
+        trash: bool,
+    },
+    Rescanned(NodeId, Result<Tree, String>),
+}
+
+/// The walk in progress, watched through its [`LiveScan`].
+struct LiveWalk {
+    live: Arc<LiveScan>,
+    progress: Arc<Progress>,
+    last_snapshot: Instant,
+    interval: Duration,
+}
+
+pub struct App {
+    pub state: State,
+    pub styles: Styles,
+    mapper: Mapper,
+    walk: WalkOptions,
+    filters: PathFilters,
+    walking: Option<LiveWalk>,
+    /// Errors of the finished walk (printed on exit).
+    pub errors: Vec<ScanError>,
+    tx: Sender<Done>,
+    rx: Receiver<Done>,
+}
+
+impl App {
+    pub fn new(walk: WalkOptions, filters: PathFilters, opts: Options, styles: Styles) -> App {
+        let (tx, rx) = channel();
+        App {
+            state: State::new(crate::tree::TreeBuilder::new().into_tree(), opts),
+            styles,
+            mapper: Mapper::default(),
+            walk: WalkOptions {
+                keep_identity: true,
+                ..walk
+            },
+            filters,
+            walking: None,
+            errors: Vec::new(),
+            tx,
+            rx,
+        }
+    }
+
+    /// Starts walking `paths` in the background; the view shows the tree as it grows.
+    pub fn start_scan(&mut self, paths: Vec<OsString>) {
+        let live = Arc::new(LiveScan::default());
+        let progress = Arc::new(Progress::default());
+        let (l, p, opts, tx) = (
+            Arc::clone(&live),
+            Arc::clone(&progress),
+            self.walk.clone(),
+            self.tx.clone(),
+        );
+        std::thread::spawn(move || {
+            let scan = walk_live(&paths, &opts, &p, &l);
+            let _ = tx.send(Done::Scan(scan));
+        });
+        self.state.scan.running = true;
+        self.walking = Some(LiveWalk {
+            live,
+            progress,
+            // the first snapshot comes after one interval: the first frame does not wait
+            last_snapshot: Instant::now(),
+            interval: MIN_SNAPSHOT_INTERVAL,
+        });
+    }
+
+    /// Blocks until the background walk has finished and its tree is shown (tests).
+    pub fn wait_for_scan(&mut self) {
+        while self.walking.is_some() {
+            match self.rx.recv() {
+                Ok(done) => self.handle(done),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Blocks until the delete or rescan in progress has finished (tests).
+    pub fn wait_for_work(&mut self) {
+        while self.state.busy.is_some() {
+            match self.rx.recv_timeout(Duration::from_secs(300)) {
+                Ok(done) => self.handle(done),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Starts what the state asked for.
+    pub fn start(&mut self, req: Request) {
+        match req {
+            Request::StopScan => {
+                if let Some(w) = &self.walking {
+                    w.live.cancel.store(true, Ordering::Relaxed);
+                    self.state.scan.stopped = true;
+                }
+            }
+            Request::Delete { targets, trash } => {
+                let (targets, refused) = delete::plan(&self.state.tree, &targets);
+                let tx = self.tx.clone();
+                std::thread::spawn(move || {
+                    let total = targets.len();
+                    let outcome = delete::run(&targets, trash, |done| {
+                        let _ = tx.send(Done::DeleteProgress(done, total));
+                    });
+                    let _ = tx.send(Done::Deleted {
+                        outcome,
+                        refused,
+                        trash,
+                    });
+                });
+            }
+            Request::Rescan(id) => {
+                let path = OsString::from_vec(self.state.tree.path(id));
+                let (opts, filters, tx) =
+                    (self.walk.clone(), self.filters.clone(), self.tx.clone());
+                std::thread::spawn(move || {
+                    let scan = walk(std::slice::from_ref(&path), &opts, &Progress::default());
+                    let result = if scan.tree.roots().is_empty() {
+                        let cause = scan.errors.first().map_or_else(
+                            || "gone".to_string(),
+                            |e| crate::walk::sys::describe(e.errno),
+                        );
+                        Err(format!("cannot rescan: {cause}"))
+                    } else {
+                        let mut tree = scan.tree;
+                        tree.apply_filters(&filters);
+                        tree.finish();
+                        Ok(tree)
+                    };
+                    let _ = tx.send(Done::Rescanned(id, result));
+                });
+            }
+        }
+    }
+
+    fn handle(&mut self, done: Done) {
+        match done {
+            Done::Scan(scan) => {
+                let mut tree = scan.tree;
+                tree.apply_filters(&self.filters);
+                tree.finish();
+                self.state.set_tree(tree);
+                let s = &mut self.state.scan;
+                s.running = false;
+                s.errors = scan.errors.len();
+                if let Some(w) = self.walking.take() {
+                    s.entries = w.progress.entries.load(Ordering::Relaxed);
+                    s.bytes = w.progress.bytes.load(Ordering::Relaxed);
+                }
+                self.errors = scan.errors;
+            }
+            Done::DeleteProgress(done, total) => {
+                self.state.busy = Some(format!("deleting {done}/{total}"));
+            }
+            Done::Deleted {
+                outcome,
+                mut refused,
+                trash,
+            } => {
+                refused.extend(outcome.failed);
+                if !outcome.partial.is_empty() {
+                    refused.push("partly deleted directories keep stale sizes: r rescans".into());
+                }
+                self.state.delete_done(&outcome.removed, &refused, trash);
+            }
+            Done::Rescanned(id, result) => self.state.rescan_done(id, result),
+        }
+    }
+
+    /// Applies finished background work and, while walking, a fresh snapshot of the tree
+    /// when one is due. Returns whether anything changed on screen.
+    fn poll(&mut self) -> bool {
+        let mut changed = false;
+        while let Ok(done) = self.rx.try_recv() {
+            self.handle(done);
+            changed = true;
+        }
+        if let Some(w) = &mut self.walking {
+            if w.last_snapshot.elapsed() >= w.interval {
+                let started = Instant::now();
+                if let Some(tree) = snapshot(&w.live, self.state.tree.len(), &self.filters) {
+                    self.state.set_tree(tree);
+                }
+                self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
+                self.state.scan.bytes = w.progress.bytes.load(Ordering::Relaxed);
+                w.interval = MIN_SNAPSHOT_INTERVAL.max(started.elapsed() * 10);
+                w.last_snapshot = Instant::now();
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    fn wait_time(&self) -> Duration {
+        match &self.walking {
+            Some(w) => w.interval.saturating_sub(w.last_snapshot.elapsed()),
+            None if self.state.busy.is_some() => MIN_SNAPSHOT_INTERVAL,
+            None => IDLE_WAIT,
+        }
+    }
+
+    /// One input event: mapped to an action and applied. Returns whether it did anything.
+    pub fn on_event(&mut self, event: &ratatui::crossterm::event::Event) -> bool {
+        let Some(action) = self
+            .mapper
+            .map(event, self.state.input_mode(), Instant::now())
+        else {
+            return false;
+        };
+        if let Some(req) = self.state.apply(action) {
+            self.start(req);
+        }
+        true
+    }
+
+    /// Lays the screen out for this size (the state needs to know where rows are).
+    pub fn resize(&mut self, width: u16, height: u16) {
+        let areas = view::layout(Rect::new(0, 0, width, height), &self.state);
+        self.state.set_list_area(areas.list.y, areas.list.height);
+    }
+
+    /// Draws one frame.
+    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        let size = terminal.size().map_err(io::Error::other)?;
+        self.resize(size.width, size.height);
+        let (state, styles) = (&self.state, &self.styles);
+        terminal
+            .draw(|f| view::draw(f, state, styles))
+            .map_err(io::Error::other)?;
+        Ok(())
+    }
+}
+
+/// A copy of the tree as the walk has built it so far, with totals. `None` when the walk has
+/// just handed its tree over (the builder is empty again).
+fn snapshot(live: &LiveScan, shown: usize, filters: &PathFilters) -> Option<Tree> {
+    let mut tree = {
+        let b = live.builder.lock().unwrap_or_else(PoisonError::into_inner);
+        if b.tree().len() < shown {
+            return None;
+        }
+        b.tree().clone()
+    };
+    tree.apply_filters(filters);
+    tree.finish();
+    Some(tree)
+}
+
+/// Runs the view until the user quits, input ends, or `stop` is set (SIGTERM).
+pub fn run<B: Backend, E: EventSource>(
+    terminal: &mut Terminal<B>,
+    events: &mut E,
+    app: &mut App,
+    stop: &AtomicBool,
+) -> io::Result<()>
+where
+    B::Error: Send + Sync + 'static,
+{
+    let mut dirty = true;
+    loop {
+        if dirty {
+            app.draw(terminal)?;
+            dirty = false;
+        }
+        if app.state.quit || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if let Some(event) = events.next(app.wait_time())? {
+            dirty |= app.on_event(&event);
+        }
+        dirty |= app.poll();
+    }
+    if let Some(w) = &app.walking {
+        w.live.cancel.store(true, Ordering::Relaxed);
+    }
+    Ok(())
+}

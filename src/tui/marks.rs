@@ -1,0 +1,88 @@
+//! Marked entries. Marks belong to tree nodes (ids never move), not to rows: they survive
+//! sorting, filtering, navigation and live updates.
+
+use rustc_hash::FxHashSet;
+
+use crate::config::SizeMode;
+use crate::tree::{NodeId, Tree};
+
+#[derive(Debug, Default)]
+pub struct Marks {
+    /// In the order they were marked (the mark pane lists them so).
+    order: Vec<NodeId>,
+    set: FxHashSet<NodeId>,
+}
+
+impl Marks {
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.set.contains(&id)
+    }
+
+    /// Marks or unmarks; returns whether it is marked now.
+    pub fn toggle(&mut self, id: NodeId) -> bool {
+        if self.set.remove(&id) {
+            self.order.retain(|&m| m != id);
+            false
+        } else {
+            self.set.insert(id);
+            self.order.push(id);
+            true
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.order.iter().copied()
+    }
+
+    /// Drops every mark for which `keep` is false.
+    pub fn retain(&mut self, mut keep: impl FnMut(NodeId) -> bool) {
+        let set = &mut self.set;
+        self.order.retain(|&m| {
+            let k = keep(m);
+            if !k {
+                set.remove(&m);
+            }
+            k
+        });
+    }
+
+    pub fn clear(&mut self) {
+        self.order.clear();
+        self.set.clear();
+    }
+
+    /// The marks that are not inside another marked entry: what a delete acts on, and what
+    /// the total counts (a marked file inside a marked directory is not counted twice).
+    pub fn outermost(&self, tree: &Tree) -> Vec<NodeId> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut p = m;
+                while p != crate::tree::TOTAL {
+                    p = tree.node(p).parent;
+                    if self.set.contains(&p) {
+                        return false;
+                    }
+                }
+                true
+            })
+            .collect()
+    }
+
+    /// Total size of the outermost marks.
+    pub fn total(&self, tree: &Tree, mode: SizeMode) -> u64 {
+        self.outermost(tree)
+            .into_iter()
+            .map(|m| tree.node(m).size(mode))
+            .fold(0, u64::saturating_add)
+    }
+}

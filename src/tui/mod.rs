@@ -1,0 +1,123 @@
+//! `hogs i`: a full-screen view to browse the tree while it is scanned, sort it, mark
+//! entries and delete them.
+//!
+//! The split: [`state`] (pure data and transitions), [`action`] (keys and mouse → actions),
+//! [`view`] (state → widgets), [`event`] (where input comes from), [`app`] (the event loop and
+//! background work), [`delete`] (every destructive syscall), [`terminal`] (raw mode in, and
+//! always back out).
+
+pub mod action;
+pub mod app;
+pub mod delete;
+pub mod event;
+pub mod listing;
+pub mod marks;
+pub mod state;
+pub mod style;
+pub mod terminal;
+pub mod trash;
+pub mod view;
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::config::Config;
+use crate::error::{report_scan_errors, ExitStatus};
+use crate::render::escape::escape;
+use app::App;
+use state::Options;
+use terminal::Screen;
+
+/// Scan errors printed after the view closes; the rest are counted.
+const ERRORS_SHOWN: usize = 10;
+
+/// Runs the interactive view. Needs a terminal for keys (stdin) and one to draw on: stdout,
+/// or stderr when stdout is a pipe that takes `--print-marked`.
+pub fn run(config: &Config) -> ExitStatus {
+    let Some(ia) = &config.interactive else {
+        return crate::run(config);
+    };
+    let screen = if !io::stdin().is_terminal() {
+        return fail("interactive mode needs a terminal: stdin is not one");
+    } else if io::stdout().is_terminal() {
+        Screen::Stdout
+    } else if ia.print_marked && io::stderr().is_terminal() {
+        Screen::Stderr
+    } else {
+        return fail("interactive mode needs a terminal: stdout is not one");
+    };
+    let stop = match terminal::termination_flag() {
+        Ok(f) => f,
+        Err(e) => return fail(&format!("cannot watch signals: {e}")),
+    };
+    let styles = if config.view.color {
+        style::Styles::from_env()
+    } else {
+        style::Styles::plain()
+    };
+    let mut app = App::new(
+        config.walk.clone(),
+        config.filters.clone(),
+        Options {
+            mode: config.walk.mode,
+            units: config.view.units,
+            allow_delete: !ia.no_delete,
+        },
+        styles,
+    );
+    let mut term = match terminal::init(screen) {
+        Ok(t) => t,
+        Err(e) => return fail(&format!("cannot set up the terminal: {e}")),
+    };
+    app.start_scan(config.paths.clone());
+    let result = app::run(&mut term, &mut event::TerminalEvents, &mut app, &stop);
+    drop(term);
+    terminal::restore(if ia.print_marked && !io::stdout().is_terminal() {
+        &Screen::Stderr
+    } else {
+        &Screen::Stdout
+    });
+
+    let mut status = ExitStatus::Success;
+    if let Err(e) = result {
+        let _ = writeln!(io::stderr(), "hogs: {e}");
+        status = ExitStatus::Incomplete;
+    }
+    if !app.errors.is_empty() {
+        status = ExitStatus::Incomplete;
+        let stderr = io::stderr();
+        let tty = stderr.is_terminal();
+        let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
+        let mut err = stderr.lock();
+        let _ = report_scan_errors(shown, &app.state.tree, &mut err, tty);
+        if app.errors.len() > shown.len() {
+            let _ = writeln!(
+                err,
+                "hogs: … and {} more entries could not be read",
+                app.errors.len() - shown.len()
+            );
+        }
+    }
+    if ia.print_marked {
+        let out = io::stdout();
+        let raw = !out.is_terminal();
+        let mut out = out.lock();
+        for id in app.state.marks.iter() {
+            let path = app.state.tree.path(id);
+            let line = escape(&path, raw);
+            if out
+                .write_all(&line.bytes)
+                .and_then(|()| out.write_all(b"\n"))
+                .is_err()
+            {
+                break;
+            }
+        }
+        let _ = out.flush();
+    }
+    status
+}
+
+fn fail(msg: &str) -> ExitStatus {
+    let _ = writeln!(io::stderr(), "hogs: {msg}");
+    ExitStatus::Incomplete
+}

@@ -1,0 +1,536 @@
+//! Everything the interactive view knows, and how each action changes it. Pure: no terminal
+//! and no filesystem here. Work with side effects (deleting, rescanning, stopping the walk)
+//! is handed back to the event loop as a [`Request`].
+
+use rustc_hash::FxHashMap;
+
+use super::action::{Action, InputMode};
+use super::listing::{Filter, Listing, Sort, SortKey};
+use super::marks::Marks;
+use crate::config::{SizeMode, UnitStyle};
+use crate::tree::{EntryKind, NodeId, Tree, TOTAL};
+use crate::units::format_size;
+
+/// What the event loop must do for the state (things with side effects).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Delete these entries (outermost first marks), or move them to the trash.
+    Delete { targets: Vec<NodeId>, trash: bool },
+    /// Scan this entry again and graft the result.
+    Rescan(NodeId),
+    /// Stop the walk in progress, keeping what it found.
+    StopScan,
+}
+
+/// A box drawn over the rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    None,
+    Help,
+    /// Delete (or trash) these entries? No unless `y`.
+    Confirm {
+        targets: Vec<NodeId>,
+        trash: bool,
+    },
+    /// Quit although entries are marked?
+    ConfirmQuit,
+    /// The outcome of a delete that did not fully succeed.
+    Report(Vec<String>),
+}
+
+/// The walk as the header shows it.
+#[derive(Clone, Debug, Default)]
+pub struct ScanStatus {
+    pub running: bool,
+    /// Stopped before the end (Ctrl-C): what is shown is incomplete.
+    pub stopped: bool,
+    pub entries: u64,
+    pub bytes: u64,
+    /// Entries that could not be read.
+    pub errors: usize,
+}
+
+/// Settings the state starts with.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: SizeMode,
+    pub units: UnitStyle,
+    /// `--no-delete` turns `d` and `t` off.
+    pub allow_delete: bool,
+}
+
+#[derive(Debug)]
+pub struct State {
+    pub tree: Tree,
+    pub mode: SizeMode,
+    pub units: UnitStyle,
+    pub sort: Sort,
+    pub show_count: bool,
+    pub show_mtime: bool,
+    /// The directory whose children are the rows.
+    pub dir: NodeId,
+    /// The highest directory (a single root, or TOTAL above several).
+    top: NodeId,
+    listing: Listing,
+    /// Bumped whenever sizes change: cached orders are then stale.
+    generation: u64,
+    cursor: usize,
+    selected: Option<NodeId>,
+    /// First row on screen.
+    pub offset: usize,
+    /// Screen lines of the row list: first line and count (set from the layout).
+    pub list_top: u16,
+    pub page: usize,
+    /// The child that was selected when each directory was left.
+    memory: FxHashMap<NodeId, NodeId>,
+    pub overlay: Overlay,
+    pub filter: Filter,
+    pub marks: Marks,
+    /// One line for the footer (what just happened), until the next key.
+    pub message: Option<String>,
+    pub scan: ScanStatus,
+    /// A delete or rescan runs: no second one meanwhile. The text says what runs.
+    pub busy: Option<String>,
+    pub allow_delete: bool,
+    pub quit: bool,
+    /// Entries deleted during a live walk: removed again from every later snapshot.
+    removed: Vec<NodeId>,
+}
+
+impl State {
+    pub fn new(tree: Tree, opts: Options) -> State {
+        let roots = tree.roots();
+        let top = if roots.len() == 1 { roots.start } else { TOTAL };
+        let mut s = State {
+            tree,
+            mode: opts.mode,
+            units: opts.units,
+            sort: Sort::default(),
+            show_count: false,
+            show_mtime: false,
+            dir: top,
+            top,
+            listing: Listing::default(),
+            generation: 0,
+            cursor: 0,
+            selected: None,
+            offset: 0,
+            list_top: 0,
+            page: 10,
+            memory: FxHashMap::default(),
+            overlay: Overlay::None,
+            filter: Filter::default(),
+            marks: Marks::default(),
+            message: None,
+            scan: ScanStatus::default(),
+            busy: None,
+            allow_delete: opts.allow_delete,
+            quit: false,
+            removed: Vec::new(),
+        };
+        s.refresh();
+        s
+    }
+
+    /// Rows of the current directory, in display order (filtered).
+    pub fn rows(&self) -> &[NodeId] {
+        self.listing.rows()
+    }
+
+    /// The largest size among the current directory's children (bars are relative to it).
+    pub fn largest(&self) -> u64 {
+        self.listing.largest()
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    pub fn selected(&self) -> Option<NodeId> {
+        self.rows().get(self.cursor).copied()
+    }
+
+    pub fn top(&self) -> NodeId {
+        self.top
+    }
+
+    pub fn input_mode(&self) -> InputMode {
+        match self.overlay {
+            Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
+            Overlay::Help | Overlay::Report(_) => InputMode::Dismiss,
+            Overlay::None if self.filter.editing => InputMode::Filter,
+            Overlay::None => InputMode::Normal,
+        }
+    }
+
+    pub fn format(&self, value: u64) -> String {
+        format_size(value, self.mode, self.units)
+    }
+
+    /// The tree changed (new snapshot, delete, rescan): sorts are redone when next needed
+    /// and the cursor stays on the same entry.
+    pub fn set_tree(&mut self, tree: Tree) {
+        self.tree = tree;
+        for &id in &self.removed {
+            if (id as usize) < self.tree.len() {
+                self.tree.remove(id);
+            }
+        }
+        self.tree_changed();
+    }
+
+    fn tree_changed(&mut self) {
+        self.generation += 1;
+        self.listing.invalidate();
+        let roots = self.tree.roots();
+        let top = if roots.len() == 1 { roots.start } else { TOTAL };
+        if top != self.top {
+            // the walk has just added its roots
+            if self.dir == self.top {
+                self.dir = top;
+            }
+            self.top = top;
+        }
+        while self.dir != TOTAL && !self.tree.is_live(self.dir) {
+            // deleted, or replaced by a rescan: show the nearest directory still there
+            self.selected = None;
+            self.dir = self.tree.node(self.dir).parent;
+        }
+        let tree = &self.tree;
+        self.marks.retain(|m| tree.is_live(m));
+        self.refresh();
+    }
+
+    /// Sets where the rows are drawn (from the layout of the current frame).
+    pub fn set_list_area(&mut self, top: u16, height: u16) {
+        self.list_top = top;
+        self.page = (height as usize).max(1);
+        self.refresh();
+    }
+
+    /// Brings the cached rows, the cursor and the scroll offset in line with the state.
+    fn refresh(&mut self) {
+        self.listing.refresh(
+            &self.tree,
+            self.dir,
+            self.sort,
+            self.mode,
+            self.generation,
+            &self.filter,
+        );
+        let rows = self.listing.rows();
+        if rows.is_empty() {
+            self.cursor = 0;
+            self.offset = 0;
+            return;
+        }
+        match self.selected {
+            Some(id) if rows.get(self.cursor) == Some(&id) => {}
+            Some(id) => match rows.iter().position(|&r| r == id) {
+                Some(i) => self.cursor = i,
+                None => {
+                    self.cursor = self.cursor.min(rows.len() - 1);
+                    self.selected = Some(rows[self.cursor]);
+                }
+            },
+            None => {
+                self.cursor = 0;
+                self.selected = Some(rows[0]);
+            }
+        }
+        if self.cursor < self.offset {
+            self.offset = self.cursor;
+        } else if self.cursor >= self.offset + self.page {
+            self.offset = self.cursor + 1 - self.page;
+        }
+        self.offset = self.offset.min(rows.len().saturating_sub(self.page));
+    }
+
+    fn move_to(&mut self, index: isize) {
+        let len = self.rows().len();
+        if len == 0 {
+            return;
+        }
+        self.cursor = index.clamp(0, len as isize - 1) as usize;
+        self.selected = Some(self.rows()[self.cursor]);
+        self.refresh();
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        self.move_to(self.cursor as isize + delta);
+    }
+
+    fn enter(&mut self, id: NodeId) {
+        if self.tree.node(id).kind() != EntryKind::Dir {
+            return;
+        }
+        if let Some(sel) = self.selected {
+            self.memory.insert(self.dir, sel);
+        }
+        self.dir = id;
+        self.filter.clear();
+        self.selected = self.memory.get(&id).copied();
+        self.cursor = 0;
+        self.offset = 0;
+        self.refresh();
+    }
+
+    fn back(&mut self) {
+        if self.dir == self.top {
+            return;
+        }
+        let from = self.dir;
+        if let Some(sel) = self.selected {
+            self.memory.insert(from, sel);
+        }
+        self.dir = self.tree.node(from).parent;
+        self.filter.clear();
+        self.selected = Some(from);
+        self.refresh();
+    }
+
+    /// The row index of a screen line, if a row is drawn there.
+    fn row_at(&self, line: u16) -> Option<usize> {
+        let i = self.offset + line.checked_sub(self.list_top)? as usize;
+        (line < self.list_top + self.page as u16 && i < self.rows().len()).then_some(i)
+    }
+
+    /// Applies one action; returns work for the event loop, if any.
+    pub fn apply(&mut self, action: Action) -> Option<Request> {
+        if !matches!(action, Action::Resize) {
+            self.message = None;
+        }
+        let page = self.page.max(1) as isize;
+        match action {
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::ScrollUp => self.move_by(-3),
+            Action::ScrollDown => self.move_by(3),
+            Action::PageUp => self.move_by(-page),
+            Action::PageDown => self.move_by(page),
+            Action::Home => self.move_to(0),
+            Action::End => self.move_to(isize::MAX),
+            Action::Enter => {
+                if let Some(id) = self.selected() {
+                    self.enter(id);
+                }
+            }
+            Action::Back => self.back(),
+            Action::Click(line) => {
+                if let Some(i) = self.row_at(line) {
+                    self.move_to(i as isize);
+                }
+            }
+            Action::DoubleClick(line) => {
+                if let Some(i) = self.row_at(line) {
+                    self.move_to(i as isize);
+                    self.enter(self.rows()[i]);
+                }
+            }
+            Action::Sort(key) => {
+                self.sort = if self.sort.key == key {
+                    Sort {
+                        key,
+                        reverse: !self.sort.reverse,
+                    }
+                } else {
+                    Sort {
+                        key,
+                        reverse: false,
+                    }
+                };
+                self.refresh();
+            }
+            Action::ToggleApparent => {
+                self.mode = match self.mode {
+                    SizeMode::Disk => SizeMode::Apparent,
+                    SizeMode::Apparent => SizeMode::Disk,
+                    SizeMode::Count => {
+                        self.message = Some("sizes were not read (-f counts entries)".into());
+                        SizeMode::Count
+                    }
+                };
+                self.refresh();
+            }
+            Action::ToggleCount => self.show_count = !self.show_count,
+            Action::ToggleMtime => self.show_mtime = !self.show_mtime,
+            Action::Help => self.overlay = Overlay::Help,
+            Action::Mark => self.toggle_mark(),
+            Action::Delete => self.ask_delete(false),
+            Action::Trash => self.ask_delete(true),
+            Action::Rescan => return self.rescan(),
+            Action::FilterStart => {
+                self.filter.editing = true;
+                self.refresh();
+            }
+            Action::FilterInput(c) => {
+                let mut text = std::mem::take(&mut self.filter.text);
+                text.push(c);
+                self.filter.set(text);
+                self.refresh();
+            }
+            Action::FilterBackspace => {
+                let mut text = std::mem::take(&mut self.filter.text);
+                text.pop();
+                self.filter.set(text);
+                self.refresh();
+            }
+            Action::FilterDone => {
+                self.filter.editing = false;
+                if !self.filter.is_active() {
+                    self.filter.clear();
+                }
+            }
+            Action::FilterClear => {
+                self.filter.clear();
+                self.refresh();
+            }
+            Action::Quit => {
+                if self.marks.is_empty() {
+                    self.quit = true;
+                } else {
+                    self.overlay = Overlay::ConfirmQuit;
+                }
+            }
+            Action::Interrupt => {
+                if self.scan.running {
+                    return Some(Request::StopScan);
+                }
+                self.quit = true;
+            }
+            Action::Confirm => return self.confirm(),
+            Action::Cancel => self.overlay = Overlay::None,
+            Action::Resize => self.refresh(),
+        }
+        None
+    }
+
+    fn toggle_mark(&mut self) {
+        let Some(id) = self.selected() else {
+            return;
+        };
+        if self.tree.is_root(id) {
+            self.message = Some("a scanned root cannot be marked".into());
+            return;
+        }
+        self.marks.toggle(id);
+        // mark and move on, as in a file manager
+        self.move_by(1);
+    }
+
+    fn ask_delete(&mut self, trash: bool) {
+        if !self.allow_delete {
+            self.message = Some("deleting is turned off (--no-delete)".into());
+            return;
+        }
+        if let Some(what) = &self.busy {
+            self.message = Some(format!("wait: {what}"));
+            return;
+        }
+        let targets = if self.marks.is_empty() {
+            match self.selected() {
+                Some(id) if self.tree.is_root(id) => {
+                    self.message = Some("a scanned root is never deleted".into());
+                    return;
+                }
+                Some(id) => vec![id],
+                None => return,
+            }
+        } else {
+            self.marks.outermost(&self.tree)
+        };
+        self.overlay = Overlay::Confirm { targets, trash };
+    }
+
+    fn confirm(&mut self) -> Option<Request> {
+        match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::ConfirmQuit => {
+                self.quit = true;
+                None
+            }
+            Overlay::Confirm { targets, trash } => {
+                let verb = if trash {
+                    "moving to the trash"
+                } else {
+                    "deleting"
+                };
+                self.busy = Some(format!("{verb} {} entries", targets.len()));
+                Some(Request::Delete { targets, trash })
+            }
+            other => {
+                self.overlay = other;
+                None
+            }
+        }
+    }
+
+    fn rescan(&mut self) -> Option<Request> {
+        if let Some(what) = &self.busy {
+            self.message = Some(format!("wait: {what}"));
+            return None;
+        }
+        if self.scan.running {
+            self.message = Some("the scan is still running".into());
+            return None;
+        }
+        let target = match self.selected() {
+            Some(id) if self.tree.node(id).is_dir() => id,
+            _ if self.dir != TOTAL => self.dir,
+            Some(id) => id,
+            None => return None,
+        };
+        self.busy = Some("rescanning".into());
+        Some(Request::Rescan(target))
+    }
+
+    /// A delete finished: `removed` are gone from the disk (or already were), `failed` are
+    /// (entry, reason) lines. Only what was really removed leaves the tree.
+    pub fn delete_done(&mut self, removed: &[NodeId], failed: &[String], trash: bool) {
+        self.busy = None;
+        let freed: u64 = removed
+            .iter()
+            .map(|&id| self.tree.node(id).size(self.mode))
+            .fold(0, u64::saturating_add);
+        for &id in removed {
+            self.tree.remove(id);
+            self.removed.push(id);
+        }
+        self.tree_changed();
+        let verb = if trash {
+            "moved to the trash"
+        } else {
+            "deleted"
+        };
+        let summary = format!("{verb} {} ({})", removed.len(), self.format(freed));
+        if failed.is_empty() {
+            self.message = Some(summary);
+        } else {
+            let mut lines = vec![format!("{summary}; {} failed:", failed.len())];
+            lines.extend(failed.iter().take(8).cloned());
+            if failed.len() > 8 {
+                lines.push(format!("… and {} more", failed.len() - 8));
+            }
+            self.overlay = Overlay::Report(lines);
+        }
+    }
+
+    /// A rescan finished (or failed with a message).
+    pub fn rescan_done(&mut self, at: NodeId, result: Result<Tree, String>) {
+        self.busy = None;
+        match result {
+            Ok(sub) => {
+                self.tree.graft(at, &sub);
+                self.tree_changed();
+                self.message = Some("rescanned".into());
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+
+    /// Sort key label with its direction, for the header.
+    pub fn sort_label(&self) -> String {
+        let ascending = (self.sort.key == SortKey::Name) != self.sort.reverse;
+        let arrow = if ascending { '↑' } else { '↓' };
+        format!("{} {arrow}", self.sort.key.label())
+    }
+}

@@ -1,0 +1,515 @@
+//! State → widgets. Draws only what is on screen: a frame costs the same for a directory of
+//! ten entries or of a million. Every name goes through `render::escape` first, so control
+//! characters and escape sequences in names never reach the terminal.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::Frame;
+use unicode_width::UnicodeWidthChar;
+
+use super::state::{Overlay, State};
+use super::style::Styles;
+use crate::render::escape::{escape, truncate};
+use crate::tree::{flags, EntryKind, NodeId, TOTAL};
+
+/// Where each part of the screen goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Areas {
+    pub header: Rect,
+    pub list: Rect,
+    pub marks: Rect,
+    pub footer: Rect,
+}
+
+const HEADER_LINES: u16 = 2;
+
+/// Splits the screen: two header lines, the rows, the mark pane (when something is marked
+/// and there is room), one footer line.
+pub fn layout(area: Rect, state: &State) -> Areas {
+    let header = Rect {
+        height: area.height.min(HEADER_LINES),
+        ..area
+    };
+    let footer_h = u16::from(area.height > HEADER_LINES);
+    let footer = Rect {
+        y: area.bottom().saturating_sub(footer_h),
+        height: footer_h,
+        ..area
+    };
+    let middle_top = header.bottom();
+    let middle_h = footer.y.saturating_sub(middle_top);
+    let marks_h = if state.marks.is_empty() || area.height < 16 {
+        0
+    } else {
+        (state.marks.len() as u16 + 2).min(middle_h / 3)
+    };
+    let list = Rect {
+        y: middle_top,
+        height: middle_h - marks_h,
+        ..area
+    };
+    let marks = Rect {
+        y: list.bottom(),
+        height: marks_h,
+        ..area
+    };
+    Areas {
+        header,
+        list,
+        marks,
+        footer,
+    }
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame<'_>, state: &State, styles: &Styles) {
+    let area = frame.area();
+    let areas = layout(area, state);
+    let buf = frame.buffer_mut();
+    draw_header(buf, areas.header, state);
+    draw_rows(buf, areas.list, state, styles);
+    draw_marks(buf, areas.marks, state);
+    draw_footer(buf, areas.footer, state);
+    match &state.overlay {
+        Overlay::None => {}
+        Overlay::Help => draw_box(
+            buf,
+            area,
+            "Keys (any key closes)",
+            &help_lines(),
+            Color::Cyan,
+        ),
+        Overlay::ConfirmQuit => draw_box(
+            buf,
+            area,
+            "Quit?",
+            &[
+                format!("{} entries are marked.", state.marks.len()),
+                "Quit anyway?  y: yes   any other key: no".into(),
+            ],
+            Color::Yellow,
+        ),
+        Overlay::Confirm { targets, trash } => {
+            let (title, lines) = confirm_lines(state, targets, *trash);
+            draw_box(buf, area, &title, &lines, Color::Red)
+        }
+        Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
+    }
+}
+
+/// A name or path as it may be shown: escaped, valid UTF-8.
+pub fn display(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(&escape(bytes, false).bytes).into_owned()
+}
+
+/// Cut to `max` columns keeping the end (paths: the interesting part is the tail).
+fn keep_tail(text: &str, max: usize) -> String {
+    let width: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if width <= max {
+        return text.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept = Vec::new();
+    let mut w = 0;
+    for c in text.chars().rev() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > max - 1 {
+            break;
+        }
+        w += cw;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+fn path_of(state: &State, id: NodeId) -> String {
+    if id == TOTAL {
+        return "(all paths)".into();
+    }
+    display(&state.tree.path(id))
+}
+
+fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
+    if area.height == 0 {
+        return;
+    }
+    let w = area.width as usize;
+    let path = keep_tail(&path_of(state, state.dir), w.saturating_sub(6));
+    let line = Line::from(vec![
+        Span::styled(" hogs ", Style::new().bg(Color::Blue).fg(Color::White)),
+        Span::raw(" "),
+        Span::styled(path, Style::new().add_modifier(Modifier::BOLD)),
+    ]);
+    buf.set_line(area.x, area.y, &line, area.width);
+    if area.height < 2 {
+        return;
+    }
+    let node = state.tree.node(state.dir);
+    let mode = match state.mode {
+        crate::config::SizeMode::Disk => "disk",
+        crate::config::SizeMode::Apparent => "apparent",
+        crate::config::SizeMode::Count => "count",
+    };
+    let mut text = format!(
+        " {} · {} entries · {mode} · by {}",
+        state.format(node.size(state.mode)),
+        node.entries.saturating_sub(u32::from(state.dir != TOTAL)),
+        state.sort_label()
+    );
+    let scan = &state.scan;
+    let (status, color) = if scan.running {
+        (
+            format!(
+                " · scanning… {} entries {}",
+                scan.entries,
+                crate::units::format_size(
+                    scan.bytes,
+                    crate::config::SizeMode::Disk,
+                    crate::config::UnitStyle::HumanIec
+                )
+            ),
+            Color::Yellow,
+        )
+    } else if scan.stopped {
+        (" · INCOMPLETE: scan stopped".to_string(), Color::Red)
+    } else if scan.errors > 0 {
+        (format!(" · {} unreadable", scan.errors), Color::Red)
+    } else {
+        (String::new(), Color::Reset)
+    };
+    if let Some(what) = &state.busy {
+        text.push_str(&format!(" · {what}…"));
+    }
+    let line = Line::from(vec![
+        Span::styled(text, Style::new().fg(Color::Gray)),
+        Span::styled(status, Style::new().fg(color)),
+    ]);
+    buf.set_line(area.x, area.y + 1, &line, area.width);
+}
+
+/// Widths of the optional columns at a screen width.
+fn bar_width(width: u16) -> usize {
+    match width {
+        0..=55 => 0,
+        56..=79 => 10,
+        80..=119 => 16,
+        _ => 24,
+    }
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in seconds since the epoch.
+pub fn date(secs: i64) -> String {
+    if secs <= 0 {
+        return "         -".into();
+    }
+    let days = secs.div_euclid(86_400);
+    // days → civil date (proleptic Gregorian), after Howard Hinnant's algorithm
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn flag_char(state: &State, id: NodeId) -> char {
+    let n = state.tree.node(id);
+    if n.has(flags::UNREADABLE) {
+        '!'
+    } else if n.has(flags::OTHER_FS) {
+        '>'
+    } else if n.kind() == EntryKind::Symlink {
+        '@'
+    } else if n.has(flags::HARDLINK) {
+        'H'
+    } else {
+        ' '
+    }
+}
+
+fn bar(filled: f64, width: usize) -> String {
+    let full = (filled.clamp(0.0, 1.0) * width as f64).round() as usize;
+    let mut s = "█".repeat(full);
+    s.push_str(&"░".repeat(width - full));
+    s
+}
+
+fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
+    let rows = state.rows();
+    if rows.is_empty() {
+        let text = if state.filter.is_active() {
+            "  no entry matches the filter"
+        } else if state.scan.running {
+            "  (nothing read here yet)"
+        } else {
+            "  (empty)"
+        };
+        if area.height > 0 {
+            buf.set_string(area.x, area.y, text, Style::new().fg(Color::DarkGray));
+        }
+        return;
+    }
+    let tree = &state.tree;
+    let parent_size = tree.node(state.dir).size(state.mode);
+    let largest = state.largest();
+    let end = (state.offset + area.height as usize).min(rows.len());
+    let visible = &rows[state.offset..end];
+    let sizes: Vec<String> = visible
+        .iter()
+        .map(|&id| state.format(tree.node(id).size(state.mode)))
+        .collect();
+    let size_w = sizes.iter().map(String::len).max().unwrap_or(0).max(5);
+    let bar_w = bar_width(area.width);
+    for (i, (&id, size)) in visible.iter().zip(&sizes).enumerate() {
+        let y = area.y + i as u16;
+        let n = tree.node(id);
+        let value = n.size(state.mode);
+        let pct = if parent_size > 0 {
+            value as f64 * 100.0 / parent_size as f64
+        } else {
+            0.0
+        };
+        let marked = state.marks.contains(id);
+        let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
+        if bar_w > 0 {
+            let fill = if largest > 0 {
+                value as f64 / largest as f64
+            } else {
+                0.0
+            };
+            spans.push(Span::styled(
+                bar(fill, bar_w),
+                Style::new().fg(Color::Green),
+            ));
+            spans.push(Span::raw(" "));
+        }
+        if state.show_count {
+            spans.push(Span::raw(format!(
+                "{:>6} ",
+                crate::units::format_size(
+                    n.entries as u64,
+                    crate::config::SizeMode::Count,
+                    state.units
+                )
+            )));
+        }
+        if state.show_mtime {
+            spans.push(Span::raw(format!("{} ", date(n.mtime))));
+        }
+        let mark = if marked { '*' } else { ' ' };
+        spans.push(Span::styled(
+            format!("{mark}{}", flag_char(state, id)),
+            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        ));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let suffix = if n.is_dir() { "/" } else { "" };
+        let room = (area.width as usize).saturating_sub(used + suffix.len());
+        let name = tree.name(id);
+        let (cut, _) = truncate(&escape(name, false), room);
+        let mut name_style = styles.for_entry(n.kind(), name);
+        if marked {
+            name_style = name_style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+        }
+        spans.push(Span::styled(
+            format!("{}{suffix}", String::from_utf8_lossy(&cut)),
+            name_style,
+        ));
+        let line_area = Rect {
+            y,
+            height: 1,
+            ..area
+        };
+        buf.set_line(area.x, y, &Line::from(spans), area.width);
+        if state.offset + i == state.cursor() {
+            buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
+        }
+    }
+}
+
+fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
+    if area.height == 0 {
+        return;
+    }
+    let total = state.marks.total(&state.tree, state.mode);
+    let title = format!(
+        " Marked: {} · {} · d delete, t trash ",
+        state.marks.len(),
+        state.format(total)
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .title(title)
+        .border_style(Style::new().fg(Color::Yellow));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let w = inner.width as usize;
+    for (i, id) in state.marks.iter().take(inner.height as usize).enumerate() {
+        let size = state.format(state.tree.node(id).size(state.mode));
+        let path = keep_tail(&path_of(state, id), w.saturating_sub(size.len() + 2));
+        buf.set_string(
+            inner.x,
+            inner.y + i as u16,
+            format!("{size:>7} {path}"),
+            Style::new(),
+        );
+    }
+}
+
+fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
+    if area.height == 0 {
+        return;
+    }
+    let (left, style) = if state.filter.editing || state.filter.is_active() {
+        let cursor = if state.filter.editing { "▏" } else { "" };
+        (
+            format!(
+                "/{}{cursor}  {} shown · Esc clears",
+                state.filter.text.escape_debug(),
+                state.rows().len()
+            ),
+            Style::new().fg(Color::Cyan),
+        )
+    } else if let Some(m) = &state.message {
+        (m.clone(), Style::new().fg(Color::Yellow))
+    } else {
+        (
+            "?:help ␣:mark d:delete r:rescan /:filter q:quit".to_string(),
+            Style::new().fg(Color::DarkGray),
+        )
+    };
+    buf.set_stringn(area.x, area.y, left, area.width as usize, style);
+    if !state.marks.is_empty() {
+        let right = format!(
+            " {} marked ({}) ",
+            state.marks.len(),
+            state.format(state.marks.total(&state.tree, state.mode))
+        );
+        let w = right.chars().count() as u16;
+        if w < area.width {
+            buf.set_string(
+                area.right() - w,
+                area.y,
+                right,
+                Style::new().fg(Color::Black).bg(Color::Yellow),
+            );
+        }
+    }
+}
+
+fn help_lines() -> Vec<String> {
+    [
+        "j k ↑ ↓        move",
+        "PgUp PgDn      move a page",
+        "g G Home End   first / last",
+        "Enter l →      into the directory",
+        "h ← Backspace  up",
+        "s n C m        sort: size name count mtime",
+        "               (again: reverse)",
+        "a              apparent / disk size",
+        "c M            item count / mtime column",
+        "/              filter (Esc clears)",
+        "Space          mark / unmark",
+        "d              delete marked or selected",
+        "t              move to the trash",
+        "r              rescan selected directory",
+        "Ctrl-C         stop the scan",
+        "q              quit",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
+    let total = targets
+        .iter()
+        .map(|&id| state.tree.node(id).size(state.mode))
+        .fold(0, u64::saturating_add);
+    let verb = if trash { "Move to the trash" } else { "Delete" };
+    let mut lines = vec![format!(
+        "{verb} {} {} ({})?",
+        targets.len(),
+        if targets.len() == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
+        state.format(total)
+    )];
+    for &id in targets.iter().take(5) {
+        lines.push(format!("  {}", path_of(state, id)));
+    }
+    if targets.len() > 5 {
+        lines.push(format!("  … and {} more", targets.len() - 5));
+    }
+    lines.push(String::new());
+    lines.push("y: yes    any other key: No".into());
+    (format!(" {verb}? "), lines)
+}
+
+/// A bordered box in the middle of the screen (cut to fit a small one).
+fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: Color) {
+    let text_w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let w = (text_w as u16 + 4)
+        .max(title.len() as u16 + 4)
+        .min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    Clear.render(rect, buf);
+    let block = Block::bordered()
+        .title(title.to_string())
+        .border_style(Style::new().fg(color));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let text: Vec<Line> = lines
+        .iter()
+        .map(|l| Line::from(keep_head(l, inner.width as usize)))
+        .collect();
+    Paragraph::new(text).render(
+        Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(1),
+            ..inner
+        },
+        buf,
+    );
+}
+
+fn keep_head(text: &str, max: usize) -> String {
+    let (cut, _) = truncate(&escape(text.as_bytes(), false), max);
+    String::from_utf8_lossy(&cut).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc() {
+        assert_eq!(date(0), "         -");
+        assert_eq!(date(86_400), "1970-01-02");
+        assert_eq!(date(951_782_400), "2000-02-29");
+        assert_eq!(date(1_700_000_000), "2023-11-14");
+    }
+
+    #[test]
+    fn tails_keep_the_end_by_width() {
+        assert_eq!(keep_tail("abcdef", 4), "…def");
+        assert_eq!(keep_tail("ab日本", 4), "…本");
+        assert_eq!(keep_tail("abc", 3), "abc");
+    }
+}
