@@ -84,7 +84,11 @@ impl App {
 
     /// Starts walking `paths` in the background; the view shows the tree as it grows.
     pub fn start_scan(&mut self, paths: Vec<OsString>) {
-        let live = Arc::new(LiveScan::default());
+        self.start_scan_watched(paths, Arc::new(LiveScan::default()));
+    }
+
+    /// [`App::start_scan`] through a given [`LiveScan`] (tests hold its lock to pause the walk).
+    pub fn start_scan_watched(&mut self, paths: Vec<OsString>, live: Arc<LiveScan>) {
         let progress = Arc::new(Progress::default());
         let (l, p, opts, tx) = (
             Arc::clone(&live),
@@ -96,6 +100,11 @@ impl App {
             let scan = walk_live(&paths, &opts, &p, &l);
             let _ = tx.send(Done::Scan(scan));
         });
+        self.watch(live, progress);
+    }
+
+    /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
+    pub fn watch(&mut self, live: Arc<LiveScan>, progress: Arc<Progress>) {
         self.state.scan.running = true;
         self.walking = Some(LiveWalk {
             live,
@@ -209,8 +218,9 @@ impl App {
     }
 
     /// Applies finished background work and, while walking, a fresh snapshot of the tree
-    /// when one is due. Returns whether anything changed on screen.
-    fn poll(&mut self) -> bool {
+    /// when one is due (at most one per [`MIN_SNAPSHOT_INTERVAL`]). Returns whether anything
+    /// changed on screen.
+    pub fn poll(&mut self) -> bool {
         let mut changed = false;
         while let Ok(done) = self.rx.try_recv() {
             self.handle(done);
@@ -318,4 +328,88 @@ where
         w.live.cancel.store(true, Ordering::Relaxed);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{SizeMode, UnitStyle};
+    use crate::tree::{EntryKind, Node, TreeBuilder};
+
+    fn app() -> App {
+        App::new(
+            WalkOptions {
+                mode: SizeMode::Disk,
+                one_filesystem: false,
+                follow_links: false,
+                exclusions: Default::default(),
+                threads: Some(1),
+                keep_identity: true,
+                keep_owner: false,
+            },
+            PathFilters::default(),
+            Options {
+                mode: SizeMode::Disk,
+                units: UnitStyle::HumanIec,
+                allow_delete: true,
+            },
+            Styles::plain(),
+        )
+    }
+
+    fn names(app: &App) -> Vec<&[u8]> {
+        let s = &app.state;
+        s.rows().iter().map(|&id| s.tree.name(id)).collect()
+    }
+
+    /// Makes the next `poll` take a snapshot.
+    fn due(app: &mut App) {
+        if let Some(w) = &mut app.walking {
+            w.last_snapshot -= w.interval;
+        }
+    }
+
+    #[test]
+    fn snapshots_show_the_growing_tree_and_the_selection_stays_on_its_entry() {
+        let dir = || Node::new(EntryKind::Dir, 10, 10, 0, 0);
+        let file = |n| Node::new(EntryKind::File, n, n, 0, 0);
+        let live = Arc::new(LiveScan::default());
+        let mut app = app();
+        app.watch(Arc::clone(&live), Arc::new(Progress::default()));
+        assert!(app.state.scan.running && app.state.rows().is_empty());
+        let a = {
+            let mut b = live.builder.lock().expect("lock");
+            *b = TreeBuilder::with_identity(true);
+            b.add_roots(vec![(b"r".to_vec(), dir())]);
+            b.add_children(1, [(dir(), &b"a"[..]), (file(100), &b"b"[..])].into_iter())
+        };
+        assert!(!app.poll(), "no snapshot before the interval");
+        due(&mut app);
+        assert!(app.poll());
+        assert_eq!(names(&app), [&b"b"[..], b"a"]);
+        app.state.apply(crate::tui::action::Action::Down);
+        assert_eq!(app.state.selected(), Some(a));
+        // a grows past b: the rows re-sort, the selection stays on a
+        live.builder
+            .lock()
+            .expect("lock")
+            .add_children(a, [(file(1000), &b"x"[..])].into_iter());
+        due(&mut app);
+        assert!(app.poll());
+        assert_eq!(names(&app), [&b"a"[..], b"b"]);
+        assert_eq!(app.state.selected(), Some(a));
+        assert_eq!(app.state.cursor(), 0);
+        assert!(!app.poll(), "at most one snapshot per interval");
+        // deleted while the walk goes on: stays deleted in every later snapshot
+        app.state.delete_done(&[a + 1], &[], false);
+        due(&mut app);
+        assert!(app.poll());
+        assert_eq!(names(&app), [&b"a"[..]]);
+        assert_eq!(app.state.tree.node(1).disk, 10 + 10 + 1000);
+        // the walk hands its tree over and leaves an empty builder: not a snapshot to show
+        *live.builder.lock().expect("lock") = TreeBuilder::new();
+        due(&mut app);
+        app.poll();
+        assert_eq!(names(&app), [&b"a"[..]]);
+    }
 }

@@ -12,6 +12,8 @@ pub mod delete;
 pub mod event;
 pub mod listing;
 pub mod marks;
+mod overlay;
+mod requests;
 pub mod state;
 pub mod style;
 pub mod terminal;

@@ -4,6 +4,7 @@
 mod browse;
 mod command;
 mod delete;
+mod live;
 
 use std::ffi::OsString;
 
@@ -67,6 +68,22 @@ impl Journey {
         let mut j = Journey { app, term };
         j.draw();
         j
+    }
+
+    /// A view with no walk started yet.
+    pub fn empty(width: u16, height: u16, mode: SizeMode) -> Journey {
+        let app = App::new(
+            walk_options(mode),
+            PathFilters::default(),
+            Options {
+                mode,
+                units: UnitStyle::HumanIec,
+                allow_delete: true,
+            },
+            Styles::plain(),
+        );
+        let term = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+        Journey { app, term }
     }
 
     pub fn draw(&mut self) {

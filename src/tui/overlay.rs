@@ -1,0 +1,130 @@
+//! Boxes drawn over the rows: help, the yes/no questions, the report of a failed delete.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use super::state::{Overlay, State};
+use super::view::path_text as path_of;
+use crate::render::escape::{escape, truncate};
+use crate::tree::NodeId;
+
+/// Draws the state's overlay, if any, over `area`.
+pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
+    match &state.overlay {
+        Overlay::None => {}
+        Overlay::Help => draw_box(
+            buf,
+            area,
+            "Keys (any key closes)",
+            &help_lines(),
+            Color::Cyan,
+        ),
+        Overlay::ConfirmQuit => draw_box(
+            buf,
+            area,
+            "Quit?",
+            &[
+                format!("{} entries are marked.", state.marks.len()),
+                "Quit anyway?  y: yes   any other key: no".into(),
+            ],
+            Color::Yellow,
+        ),
+        Overlay::Confirm { targets, trash } => {
+            let (title, lines) = confirm_lines(state, targets, *trash);
+            draw_box(buf, area, &title, &lines, Color::Red)
+        }
+        Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
+    }
+}
+
+fn help_lines() -> Vec<String> {
+    [
+        "j k ↑ ↓        move",
+        "PgUp PgDn      move a page",
+        "g G Home End   first / last",
+        "Enter l →      into the directory",
+        "h ← Backspace  up",
+        "s n C m        sort: size name count mtime",
+        "               (again: reverse)",
+        "a              apparent / disk size",
+        "c M            item count / mtime column",
+        "/              filter (Esc clears)",
+        "Space          mark / unmark",
+        "d              delete marked or selected",
+        "t              move to the trash",
+        "r              rescan selected directory",
+        "Ctrl-C         stop the scan",
+        "q              quit",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
+    let total = targets
+        .iter()
+        .map(|&id| state.tree.node(id).size(state.mode))
+        .fold(0, u64::saturating_add);
+    let verb = if trash { "Move to the trash" } else { "Delete" };
+    let mut lines = vec![format!(
+        "{verb} {} {} ({})?",
+        targets.len(),
+        if targets.len() == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
+        state.format(total)
+    )];
+    for &id in targets.iter().take(5) {
+        lines.push(format!("  {}", path_of(state, id)));
+    }
+    if targets.len() > 5 {
+        lines.push(format!("  … and {} more", targets.len() - 5));
+    }
+    lines.push(String::new());
+    lines.push("y: yes    any other key: No".into());
+    (format!(" {verb}? "), lines)
+}
+
+/// A bordered box in the middle of the screen (cut to fit a small one).
+fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: Color) {
+    let text_w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let w = (text_w as u16 + 4)
+        .max(title.len() as u16 + 4)
+        .min(area.width);
+    let h = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    Clear.render(rect, buf);
+    let block = Block::bordered()
+        .title(title.to_string())
+        .border_style(Style::new().fg(color));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let text: Vec<Line> = lines
+        .iter()
+        .map(|l| Line::from(keep_head(l, inner.width as usize)))
+        .collect();
+    Paragraph::new(text).render(
+        Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(1),
+            ..inner
+        },
+        buf,
+    );
+}
+
+fn keep_head(text: &str, max: usize) -> String {
+    let (cut, _) = truncate(&escape(text.as_bytes(), false), max);
+    String::from_utf8_lossy(&cut).into_owned()
+}

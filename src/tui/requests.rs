@@ -1,0 +1,129 @@
+//! The state's side of marking, deleting and rescanning: what `Space`, `d`, `t`, `r` and the
+//! dialogs do, the requests they hand to the event loop, and how results come back in.
+
+use super::state::{Overlay, Request, State};
+use crate::tree::{NodeId, Tree, TOTAL};
+
+impl State {
+    pub(super) fn toggle_mark(&mut self) {
+        let Some(id) = self.selected() else {
+            return;
+        };
+        if self.tree.is_root(id) {
+            self.message = Some("a scanned root cannot be marked".into());
+            return;
+        }
+        self.marks.toggle(id);
+        // mark and move on, as in a file manager
+        self.move_by(1);
+    }
+
+    pub(super) fn ask_delete(&mut self, trash: bool) {
+        if !self.allow_delete {
+            self.message = Some("deleting is turned off (--no-delete)".into());
+            return;
+        }
+        if let Some(what) = &self.busy {
+            self.message = Some(format!("wait: {what}"));
+            return;
+        }
+        let targets = if self.marks.is_empty() {
+            match self.selected() {
+                Some(id) if self.tree.is_root(id) => {
+                    self.message = Some("a scanned root is never deleted".into());
+                    return;
+                }
+                Some(id) => vec![id],
+                None => return,
+            }
+        } else {
+            self.marks.outermost(&self.tree)
+        };
+        self.overlay = Overlay::Confirm { targets, trash };
+    }
+
+    pub(super) fn confirm(&mut self) -> Option<Request> {
+        match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::ConfirmQuit => {
+                self.quit = true;
+                None
+            }
+            Overlay::Confirm { targets, trash } => {
+                let verb = if trash {
+                    "moving to the trash"
+                } else {
+                    "deleting"
+                };
+                self.busy = Some(format!("{verb} {} entries", targets.len()));
+                Some(Request::Delete { targets, trash })
+            }
+            other => {
+                self.overlay = other;
+                None
+            }
+        }
+    }
+
+    pub(super) fn rescan(&mut self) -> Option<Request> {
+        if let Some(what) = &self.busy {
+            self.message = Some(format!("wait: {what}"));
+            return None;
+        }
+        if self.scan.running {
+            self.message = Some("the scan is still running".into());
+            return None;
+        }
+        let target = match self.selected() {
+            Some(id) if self.tree.node(id).is_dir() => id,
+            _ if self.dir != TOTAL => self.dir,
+            Some(id) => id,
+            None => return None,
+        };
+        self.busy = Some("rescanning".into());
+        Some(Request::Rescan(target))
+    }
+
+    /// A delete finished: `removed` are gone from the disk (or already were), `failed` are
+    /// (entry, reason) lines. Only what was really removed leaves the tree.
+    pub fn delete_done(&mut self, removed: &[NodeId], failed: &[String], trash: bool) {
+        self.busy = None;
+        let freed: u64 = removed
+            .iter()
+            .map(|&id| self.tree.node(id).size(self.mode))
+            .fold(0, u64::saturating_add);
+        for &id in removed {
+            self.tree.remove(id);
+            self.removed.push(id);
+        }
+        self.tree_changed();
+        let verb = if trash {
+            "moved to the trash"
+        } else {
+            "deleted"
+        };
+        let summary = format!("{verb} {} ({})", removed.len(), self.format(freed));
+        if failed.is_empty() {
+            self.message = Some(summary);
+        } else {
+            let mut lines = vec![format!("{summary}; {} failed:", failed.len())];
+            lines.extend(failed.iter().take(8).cloned());
+            if failed.len() > 8 {
+                lines.push(format!("… and {} more", failed.len() - 8));
+            }
+            self.overlay = Overlay::Report(lines);
+        }
+    }
+
+    /// A rescan finished (or failed with a message).
+    pub fn rescan_done(&mut self, at: NodeId, result: Result<Tree, String>) {
+        self.busy = None;
+        match result {
+            Ok(sub) => {
+                self.tree.graft(at, &sub);
+                self.tree_changed();
+                self.message = Some("rescanned".into());
+            }
+            Err(e) => self.message = Some(e),
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The walk in the background: first frame at once, Ctrl-C keeps what was found, `r` rescans.
+
+use std::sync::Arc;
+
+use hogs::config::SizeMode;
+use hogs::walk::LiveScan;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+use super::Journey;
+use crate::util::TestEnv;
+
+fn ctrl_c() -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
+}
+
+#[test]
+fn the_first_frame_comes_before_the_walk_has_read_anything() {
+    let env = TestEnv::new();
+    env.file("t/a", 8192).file("t/d/b", 4096);
+    let mut j = Journey::empty(80, 12, SizeMode::Disk);
+    let live = Arc::new(LiveScan::default());
+    let guard = live.builder.lock().expect("lock");
+    j.app
+        .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
+    j.draw();
+    let screen = j.screen();
+    assert!(screen.contains("scanning…"), "{screen}");
+    assert!(screen.contains("nothing read here yet"), "{screen}");
+    // keys work while the walk is held
+    j.keys("jkG?x");
+    drop(guard);
+    j.app.wait_for_scan();
+    j.draw();
+    assert_eq!(j.rows(), ["a", "d"]);
+    assert!(!j.screen().contains("scanning…"), "{}", j.screen());
+}
+
+#[test]
+fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
+    let env = TestEnv::new();
+    env.file("t/a", 8192).file("t/d/b", 4096);
+    let mut j = Journey::empty(80, 12, SizeMode::Disk);
+    let live = Arc::new(LiveScan::default());
+    let guard = live.builder.lock().expect("lock");
+    j.app
+        .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
+    j.event(ctrl_c());
+    assert!(!j.app.state.quit, "the first Ctrl-C stops the scan only");
+    drop(guard);
+    j.app.wait_for_scan();
+    j.draw();
+    // stopped before the root was read: the root is there, its contents are not
+    assert!(j.rows().is_empty(), "{:?}", j.rows());
+    assert!(j.app.state.scan.stopped);
+    let header = &j.lines()[1];
+    assert!(header.contains("INCOMPLETE"), "{header}");
+    j.event(ctrl_c());
+    assert!(j.app.state.quit, "with no scan running Ctrl-C quits");
+}
+
+#[test]
+fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
+    let env = TestEnv::new();
+    env.file("t/keep", 4096).file("t/d/e/old", 8192);
+    let mut j = Journey::open(&env, &["t"], 80, 12);
+    let before = j.app.state.tree.node(j.app.state.dir).disk;
+    env.file("t/d/e/new", 300 * 1024);
+    j.select("d");
+    j.keys("r");
+    let d = j.row("d");
+    assert_eq!(j.app.state.tree.node(d).disk, env.du_disk(&["t/d"]));
+    let top = j.app.state.dir;
+    assert_eq!(j.app.state.tree.node(top).disk, env.du_disk(&["t"]));
+    assert!(j.app.state.tree.node(top).disk > before);
+    assert_eq!(j.rows(), ["d", "keep"], "re-sorted by the new size");
+    j.keys("l");
+    j.keys("l");
+    assert_eq!(j.rows(), ["new", "old"]);
+    // on a file, r rescans the directory shown
+    env.file("t/d/e/another", 64 * 1024);
+    j.keys("r");
+    assert_eq!(j.rows(), ["new", "another", "old"]);
+    j.keys("hh");
+    assert_eq!(
+        j.app.state.tree.node(j.app.state.dir).disk,
+        env.du_disk(&["t"])
+    );
+    assert_eq!(
+        j.app.state.tree.node(j.app.state.dir).entries as u64,
+        env.du_inodes(&["t"])
+    );
+}
