@@ -4,7 +4,9 @@
 mod browse;
 mod command;
 mod delete;
+mod filter_mouse;
 mod live;
+mod tmux;
 
 use std::ffi::OsString;
 

@@ -1,0 +1,205 @@
+//! End to end: the real binary in a real terminal (tmux), keys sent, the screen read back,
+//! and the filesystem checked after deleting and trashing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{hogs_bin, TestEnv};
+
+/// A tmux server of our own (its socket in the test's directory).
+struct Tmux {
+    socket: PathBuf,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    fn cmd(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    /// Starts `script` (sh) in a detached 100x30 session.
+    fn start(socket: PathBuf, env: &[(&str, &Path)], script: &str) -> Tmux {
+        let t = Tmux { socket };
+        let mut args = vec!["new-session", "-d", "-s", "hogs", "-x", "100", "-y", "30"];
+        let pairs: Vec<String> = env
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.display()))
+            .collect();
+        for p in &pairs {
+            args.push("-e");
+            args.push(p);
+        }
+        args.push(script);
+        let out = t.cmd(&args);
+        assert!(
+            out.status.success(),
+            "tmux new-session: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        t
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "hogs"];
+        args.extend_from_slice(keys);
+        let out = self.cmd(&args);
+        assert!(out.status.success(), "send-keys {keys:?}");
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "hogs"]).stdout)
+            .into_owned()
+    }
+
+    /// Waits (up to 20 s) until the screen contains `text`; returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{text:?} never appeared; screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+fn wait_for_file(p: &Path) -> String {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        if let Ok(s) = std::fs::read_to_string(p) {
+            if s.ends_with('\n') {
+                return s;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{} never written", p.display());
+}
+
+#[test]
+fn in_a_real_terminal_marked_files_are_deleted_after_confirming_and_trash_works() {
+    if !Tmux::available() {
+        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/junk", 200 * 1024)
+        .file("t/trashme", 100 * 1024)
+        .file("t/old/a", 50 * 1024)
+        .file("t/keep", 8 * 1024);
+    env.mkdir("xdg");
+    let script = format!(
+        "cd '{}' && '{}' i --print-marked t > marked.txt; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("xdg"))],
+        &script,
+    );
+    let screen = tmux.wait_for("trashme");
+    assert!(screen.contains(" hogs  t"), "{screen}");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines[2].contains("junk"), "biggest first:\n{screen}");
+
+    // mark the first row (junk) and delete it after confirming
+    tmux.keys(&["Space"]);
+    tmux.wait_for("1 marked");
+    tmux.keys(&["d"]);
+    let dialog = tmux.wait_for("Delete 1 entry");
+    assert!(
+        dialog.contains("t/junk") && dialog.contains("any other key: No"),
+        "{dialog}"
+    );
+    tmux.keys(&["y"]);
+    tmux.wait_for("deleted 1");
+    assert!(!env.path("t/junk").exists());
+    assert!(env.path("t/trashme").exists() && env.path("t/keep").exists());
+
+    // the selection is on trashme now: to the trash
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("Move to the trash 1 entry");
+    tmux.keys(&["y"]);
+    tmux.wait_for("moved to the trash 1");
+    assert!(!env.path("t/trashme").exists());
+    assert!(
+        env.path("xdg/Trash/files/trashme").exists(),
+        "not in the trash: {:?}",
+        std::fs::read_dir(env.path("xdg")).map(|d| d.count())
+    );
+
+    // mark keep (the smallest, last), quit (asked once), the marked path is printed
+    tmux.keys(&["G", "Space"]);
+    tmux.wait_for("1 marked");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit anyway?");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+    assert_eq!(
+        std::fs::read_to_string(env.path("marked.txt")).expect("marked.txt"),
+        "t/keep\n"
+    );
+    assert!(env.path("t/keep").exists() && env.path("t/old/a").exists());
+}
+
+#[test]
+fn sigterm_ends_the_view_and_gives_the_terminal_back() {
+    if !Tmux::available() {
+        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a", 4096);
+    let script = format!(
+        "cd '{}' && sh -c 'echo $$ > pid.txt; exec \"$0\" i t' '{}'; echo $? > status.txt; \
+         stty -a > stty.txt; sleep 60",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    tmux.wait_for(" hogs ");
+    let pid = wait_for_file(&env.path("pid.txt"));
+    let st = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .expect("kill");
+    assert!(st.success());
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+    let stty = wait_for_file(&env.path("stty.txt"));
+    // cooked mode again: line editing and echo on
+    let words: Vec<&str> = stty.split_whitespace().collect();
+    for flag in ["icanon", "echo", "isig"] {
+        assert!(words.contains(&flag), "{flag:?} not restored:\n{stty}");
+    }
+    let screen = tmux.screen();
+    assert!(
+        !screen.contains(" hogs "),
+        "still on the alternate screen:\n{screen}"
+    );
+}
