@@ -2,10 +2,15 @@
 //!
 //! Nothing here decides anything; [`crate::config::Config::from_cli`] validates these raw values
 //! and turns them into the plain settings the rest of the program reads.
+//!
+//! Options override each other rather than conflict (the last one wins), because the config
+//! file's settings come first on the same command line and the user's must be able to undo
+//! them: every on/off flag also has its opposite (`--no-reverse`, `--progress`), see
+//! [`command`].
 
 use std::ffi::OsString;
 
-use clap::{Parser, ValueEnum};
+use clap::{Arg, ArgAction, CommandFactory, Parser, ValueEnum};
 
 /// How sizes are printed (`-o`), with dust's names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -41,7 +46,12 @@ pub enum OutputFormat {
     after_help = "Sizes are disk usage (as `du -B1`) unless -s or -f is given.\n\
                   `hogs i [PATH...]` (or `hogs interactive`) opens the interactive view: browse, \
                   sort, mark and delete while the scan runs (press ? inside). A directory named \
-                  `i` is `./i`."
+                  `i` is `./i`.\n\
+                  Every on/off flag has an opposite that undoes it (--no-reverse, \
+                  --progress…); the last one given wins. Settings are read first from \
+                  $XDG_CONFIG_HOME/hogs/config.toml (else ~/.config/hogs/config.toml), keys named \
+                  as the long flags.",
+    args_override_self = true
 )]
 pub struct Cli {
     /// Files or directories to scan [default: .] (`i` or `interactive` first: the
@@ -72,7 +82,7 @@ pub struct Cli {
     pub reverse: bool,
 
     /// Use apparent sizes (file lengths, as `du -b`) instead of disk usage
-    #[arg(short = 's', long = "apparent-size", conflicts_with = "filecount")]
+    #[arg(short = 's', long = "apparent-size", overrides_with = "filecount")]
     pub apparent_size: bool,
 
     /// Count files and directories (inodes, as `du --inodes`) instead of bytes
@@ -126,7 +136,7 @@ pub struct Cli {
     pub no_colors: bool,
 
     /// Colours even when the output is not a terminal
-    #[arg(short = 'C', long = "force-colors", conflicts_with = "no_colors")]
+    #[arg(short = 'C', long = "force-colors", overrides_with = "no_colors")]
     pub force_colors: bool,
 
     /// Show full paths instead of names
@@ -134,7 +144,7 @@ pub struct Cli {
     pub full_paths: bool,
 
     /// Only show directories
-    #[arg(short = 'D', long = "only-dir", conflicts_with = "only_file")]
+    #[arg(short = 'D', long = "only-dir", overrides_with = "only_file")]
     pub only_dir: bool,
 
     /// Only show files (a flat list of the biggest files)
@@ -181,13 +191,21 @@ pub struct Cli {
         short = 'O',
         long = "export",
         value_name = "FILE",
-        conflicts_with = "output_json"
+        overrides_with = "output_json"
     )]
     pub export: Option<OsString>,
 
     /// With --export: also write each entry's mtime, uid, gid and mode (ncdu's extended mode)
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
+
+    /// Read settings from this TOML file instead of the default config file
+    #[arg(long = "config", value_name = "FILE")]
+    pub config: Option<OsString>,
+
+    /// Read no config file
+    #[arg(long = "no-config", overrides_with = "config")]
+    pub no_config: bool,
 
     /// Show a scan saved in ncdu's JSON export format (hogs -O, ncdu -o, gdu -o) instead of
     /// scanning ('-' for stdin)
@@ -201,4 +219,46 @@ pub struct Cli {
     /// `hogs i`: on exit, print the marked paths to stdout, one per line
     #[arg(long = "print-marked")]
     pub print_marked: bool,
+}
+
+/// Flags that have no opposite: they are not settings.
+const NO_OPPOSITE: &[&str] = &["help", "version", "no-config"];
+
+/// The long name of the flag that undoes `long`: `no-X` for `X`, `X` for `no-X`.
+pub fn opposite(long: &str) -> String {
+    match long.strip_prefix("no-") {
+        Some(positive) => positive.to_string(),
+        None => format!("no-{long}"),
+    }
+}
+
+/// The full command: the derived one plus, for every on/off flag, a hidden opposite that
+/// overrides it (`--reverse` / `--no-reverse`): what the config file turns on, the command
+/// line can turn off.
+pub fn command() -> clap::Command {
+    let cmd = Cli::command();
+    let flags: Vec<(String, String)> = cmd
+        .get_arguments()
+        .filter(|a| matches!(a.get_action(), ArgAction::SetTrue))
+        .filter_map(|a| Some((a.get_id().to_string(), a.get_long()?.to_string())))
+        .filter(|(_, long)| !NO_OPPOSITE.contains(&long.as_str()))
+        .collect();
+    let taken: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    flags
+        .into_iter()
+        .filter(|(_, long)| !taken.contains(&opposite(long)))
+        .fold(cmd, |cmd, (id, long)| {
+            let other = opposite(&long);
+            cmd.arg(
+                Arg::new(format!("opposite-of-{id}"))
+                    .long(other)
+                    .action(ArgAction::SetTrue)
+                    .hide(true)
+                    .help(format!("Undo --{long}"))
+                    .overrides_with(id),
+            )
+        })
 }

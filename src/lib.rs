@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod config_file;
 pub mod error;
 pub mod export;
 pub mod import;

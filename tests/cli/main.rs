@@ -2,6 +2,7 @@
 
 mod util;
 
+mod config_file;
 mod errors;
 mod export;
 mod identity;
