@@ -199,6 +199,26 @@ pub struct Cli {
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
 
+    /// Do not count files whose path matches any regex in FILE (one per line), as with -v
+    #[arg(short = 'I', long = "ignore-all-in-file", value_name = "FILE")]
+    pub ignore_all_in_file: Option<OsString>,
+
+    /// Scan the paths listed in FILE, one per line ('-' for stdin), as well as any given
+    #[arg(long = "files-from", value_name = "FILE")]
+    pub files_from: Option<OsString>,
+
+    /// Scan the paths listed in FILE, each ended by a NUL byte ('-' for stdin)
+    #[arg(long = "files0-from", value_name = "FILE")]
+    pub files0_from: Option<OsString>,
+
+    /// Name every path that could not be read (hogs always does; accepted for dust's users)
+    #[arg(long = "print-errors")]
+    pub print_errors: bool,
+
+    /// Accepted for dust's users and ignored: hogs never recurses, so default stacks suffice
+    #[arg(short = 'S', long = "stack-size", value_name = "BYTES")]
+    pub stack_size: Option<String>,
+
     /// Read settings from this TOML file instead of the default config file
     #[arg(long = "config", value_name = "FILE")]
     pub config: Option<OsString>,

@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 
 use regex::bytes::Regex;
 
+use crate::arg_files;
 use crate::cli::{Cli, OutputFormat};
 use crate::units::parse_size;
 
@@ -145,6 +146,8 @@ pub struct Config {
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
     pub import: Option<OsString>,
+    /// `-S` was given: it does nothing, and `run` says so once.
+    pub stack_size_ignored: bool,
     /// `Some`: run the interactive view instead of printing.
     pub interactive: Option<Interactive>,
 }
@@ -262,7 +265,13 @@ impl Config {
             .transpose()?;
         let filters = PathFilters {
             include: compile_all(&cli.filter, "--filter")?,
-            exclude: compile_all(&cli.invert_filter, "--invert-filter")?,
+            exclude: {
+                let mut v = compile_all(&cli.invert_filter, "--invert-filter")?;
+                if let Some(f) = &cli.ignore_all_in_file {
+                    v.extend(arg_files::ignore_regexes(f)?);
+                }
+                v
+            },
         };
 
         let mut exclusions = Exclusions {
@@ -288,11 +297,17 @@ impl Config {
             file,
             extended: cli.export_extended,
         });
-        let paths = if cli.paths.is_empty() {
-            vec![OsString::from(".")]
-        } else {
-            cli.paths
-        };
+        let listed = cli.files_from.is_some() || cli.files0_from.is_some();
+        let mut paths = cli.paths;
+        if let Some(f) = &cli.files_from {
+            paths.extend(arg_files::paths_from_lines(f)?);
+        }
+        if let Some(f) = &cli.files0_from {
+            paths.extend(arg_files::paths_from_nul(f)?);
+        }
+        if paths.is_empty() && !listed {
+            paths.push(OsString::from("."));
+        }
         if export.is_some() && interactive.is_some() {
             return Err(ConfigError(
                 "--export does not apply to the interactive view (`hogs i`)".into(),
@@ -359,6 +374,7 @@ impl Config {
             progress: !cli.no_progress && std::io::stderr().is_terminal(),
             export,
             import: cli.import,
+            stack_size_ignored: cli.stack_size.is_some(),
             interactive,
         })
     }

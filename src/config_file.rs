@@ -28,6 +28,11 @@ const NOT_KEYS: &[&str] = &[
     "import",
     "export",
     "export-extended",
+    // what to scan is given per run, not a standing setting
+    "files-from",
+    "files0-from",
+    // dust's; it does nothing here
+    "stack-size",
 ];
 
 /// Settings of the interactive view alone (`hogs i`): the other views ignore them when they

@@ -3,6 +3,7 @@
 //! `argv → cli → Config → walk (parallel, relative-fd stats) → Tree (compact arena) → a view`.
 //! The walker knows nothing about views and views never touch the filesystem.
 
+pub mod arg_files;
 pub mod cli;
 pub mod config;
 pub mod config_file;
@@ -29,6 +30,12 @@ use tree::{biggest_files, select_rows, NodeId, Selection, Tree, TOTAL};
 /// Scans, reports what could not be read, prints the view (or writes the export). Never
 /// panics on bad input.
 pub fn run(config: &Config) -> ExitStatus {
+    if config.stack_size_ignored {
+        let _ = writeln!(
+            io::stderr(),
+            "hogs: note: --stack-size is ignored (the walk does not recurse: no big stack needed)"
+        );
+    }
     let mut export_out = match &config.export {
         None => None,
         Some(target) => match export::open_target(&target.file) {

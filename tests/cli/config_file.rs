@@ -259,6 +259,7 @@ fn sample_value(key: &str) -> &'static str {
         "min-size" => "\"1K\"",
         "output-format" => "\"si\"",
         "ignore-directory" | "filter" | "invert-filter" => "[\"x\"]",
+        "ignore-all-in-file" => "\"ignore.txt\"",
         other => panic!("no sample value for the config key {other:?}: add one"),
     }
 }
@@ -269,6 +270,7 @@ fn every_long_flag_is_a_documented_config_key() {
         .expect("read README.md");
     let env = TestEnv::new();
     tree(&env);
+    std::fs::write(env.path("ignore.txt"), "x\n").expect("write");
     let cmd = hogs::cli::command();
     let not_keys = [
         "help",
@@ -278,6 +280,9 @@ fn every_long_flag_is_a_documented_config_key() {
         "import",
         "export",
         "export-extended",
+        "files-from",
+        "files0-from",
+        "stack-size",
     ];
     let mut keys = 0;
     for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {

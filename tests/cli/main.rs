@@ -3,6 +3,7 @@
 mod util;
 
 mod config_file;
+mod dust_flags;
 mod errors;
 mod export;
 mod identity;

@@ -1,0 +1,141 @@
+//! The rest of dust's flags, with dust's meaning (dust 1.2's manual is the reference).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::util::*;
+
+fn tree(env: &TestEnv) {
+    env.file("d/a/keep.txt", 30_000)
+        .file("d/a/drop.log", 20_000);
+    env.file("d/b/skip-me", 10_000).file("d/b/other.rs", 5_000);
+    env.file("d/c.log", 7_000);
+}
+
+fn run_stdin(env: &TestEnv, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut child = Command::new(hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .env("XDG_CONFIG_HOME", env.path("no-such-config-dir"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hogs");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || input.write_all(&data));
+    let out = child.wait_with_output().expect("wait for hogs");
+    feeder.join().expect("feeder").expect("feed stdin");
+    out
+}
+
+#[test]
+fn ignore_all_in_file_adds_its_regexes_to_invert_filter() {
+    let env = TestEnv::new();
+    tree(&env);
+    std::fs::write(env.path("ignore.txt"), "\\.log$\n\n^d/b/skip\r\n").expect("write");
+    let with_file = env.json(["-I", "ignore.txt", "d"]);
+    let with_flags = env.json(["-v", "\\.log$", "-v", "^d/b/skip", "d"]);
+    assert_eq!(with_file, with_flags);
+    assert!(find_node(&with_file, "drop.log").is_none_or(|n| size(n) == 0));
+    assert!(size(&with_file) < env.du_disk(&["d"]));
+    assert!(size(&with_file) > 0);
+    // and with -v together
+    let both = env.json(["-I", "ignore.txt", "-v", "other", "d"]);
+    assert_eq!(
+        size(&both),
+        size(child(&both, "a")),
+        "only a/keep.txt is left"
+    );
+
+    let out = env.run(["-I", "missing.txt", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: cannot read --ignore-all-in-file 'missing.txt': No such file or directory\n"
+    );
+    assert!(out.stdout.is_empty());
+    std::fs::write(env.path("bad.txt"), "ok\n(\n").expect("write");
+    let out = env.run(["-I", "bad.txt", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("hogs: invalid regex '(' in --ignore-all-in-file 'bad.txt' line 2: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn files_from_and_files0_from_name_the_paths() {
+    let env = TestEnv::new();
+    tree(&env);
+    let want = env.json(["d/a", "d/b"]);
+    std::fs::write(env.path("list"), "d/a\n\nd/b\n").expect("write");
+    assert_eq!(env.json(["--files-from", "list"]), want);
+    std::fs::write(env.path("list0"), "d/a\0d/b").expect("write");
+    assert_eq!(env.json(["--files0-from", "list0"]), want);
+    // with paths given as well
+    assert_eq!(
+        env.json(["--files-from", "list", "d/c.log"]),
+        env.json(["d/c.log", "d/a", "d/b"])
+    );
+    // from stdin
+    let out = run_stdin(&env, &["-j", "--files0-from", "-"], b"d/a\0d/b\0");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).expect("json"),
+        want
+    );
+    // a name with a newline or bytes that are not UTF-8: only --files0-from can carry it
+    let odd = b"d/odd\nname\xff";
+    std::fs::write(env.path(path_bytes(odd)), vec![7u8; 9000]).expect("write");
+    let mut list = odd.to_vec();
+    list.push(0);
+    std::fs::write(env.path("list0"), &list).expect("write");
+    let v = env.json(["--files0-from", "list0"]);
+    assert_eq!(size(&v), blocks_bytes(&env.path(path_bytes(odd))));
+    // an empty name is an error, as in du; the rest is still counted
+    std::fs::write(env.path("list0"), b"d/a\0\0d/b\0").expect("write");
+    let out = env.run(["-j", "--files0-from", "list0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: invalid zero-length file name\n"
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).expect("json"),
+        want
+    );
+    // an empty list scans nothing
+    std::fs::write(env.path("empty"), b"").expect("write");
+    assert!(env.stdout_ok(["--files-from", "empty"]).is_empty());
+    let out = env.run(["--files-from", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: cannot read --files-from 'nope': No such file or directory\n"
+    );
+}
+
+#[test]
+fn print_errors_and_stack_size_are_accepted() {
+    let env = TestEnv::new();
+    tree(&env);
+    let plain = env.stdout_ok(["-w", "80", "d"]);
+    assert_eq!(env.stdout_ok(["--print-errors", "-w", "80", "d"]), plain);
+    let out = env.run(["-S", "1073741824", "-w", "80", "d"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, plain, "-S changes nothing");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: note: --stack-size is ignored (the walk does not recurse: no big stack needed)\n"
+    );
+}
