@@ -15,7 +15,12 @@ pub enum ExitStatus {
     Incomplete = 1,
 }
 
-/// One line per error, paths escaped (a name must not be able to drive the terminal).
+/// Past this many errors a closing line counts them, so the total is not lost in the scroll.
+const SUMMARY_AFTER: usize = 10;
+
+/// One line per error. Control characters in a path are always escaped (a name must neither
+/// drive the terminal nor break the one-line-per-error shape a script may parse); bytes that
+/// are not UTF-8 pass through raw unless stderr is a terminal, so the path can be used again.
 pub fn report_scan_errors(
     errors: &[ScanError],
     tree: &Tree,
@@ -25,17 +30,35 @@ pub fn report_scan_errors(
     for e in errors {
         let path = e.path(tree);
         let path = escape(&path, !to_terminal);
-        let path = String::from_utf8_lossy(&path.bytes);
         // an imported scan records that something failed, not why
         let cause = match e.errno {
             0 => "error recorded in the imported scan".to_string(),
             errno => describe(errno),
         };
-        match e.kind {
-            ErrorKind::EmptyName => writeln!(err, "hogs: invalid zero-length file name")?,
-            ErrorKind::Access => writeln!(err, "hogs: cannot access '{path}': {cause}")?,
-            ErrorKind::ReadDir => writeln!(err, "hogs: cannot read directory '{path}': {cause}")?,
-        }
+        let (head, tail) = match e.kind {
+            ErrorKind::EmptyName => {
+                writeln!(err, "hogs: invalid zero-length file name")?;
+                continue;
+            }
+            ErrorKind::Access => ("cannot access", cause),
+            ErrorKind::ReadDir => ("cannot read directory", cause),
+        };
+        let mut line = Vec::with_capacity(path.bytes.len() + 64);
+        line.extend_from_slice(b"hogs: ");
+        line.extend_from_slice(head.as_bytes());
+        line.extend_from_slice(b" '");
+        line.extend_from_slice(&path.bytes);
+        line.extend_from_slice(b"': ");
+        line.extend_from_slice(tail.as_bytes());
+        line.push(b'\n');
+        err.write_all(&line)?;
+    }
+    if errors.len() > SUMMARY_AFTER {
+        writeln!(
+            err,
+            "hogs: {} errors; what could not be read is left out of the totals",
+            errors.len()
+        )?;
     }
     Ok(())
 }

@@ -13,9 +13,9 @@ pub mod sys;
 
 use std::cell::RefCell;
 use std::ffi::{CStr, OsString};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -149,6 +149,9 @@ struct Walker<'a> {
     links: LinkSet,
     errors: Mutex<Vec<ScanError>>,
     progress: &'a Progress,
+    /// Parent directories held open for their subdirectories, and how many may be.
+    open_parents: Arc<AtomicUsize>,
+    fd_budget: OnceLock<usize>,
     /// With several arguments or -L the same directory can be reached twice: count it once.
     dedup_dirs: bool,
     /// A file argument may also be met inside a directory argument: then every file's inode
@@ -156,11 +159,34 @@ struct Walker<'a> {
     dedup_files: bool,
 }
 
-/// The names of a directory's subdirectories, and its fd to open them through.
+/// The names of a directory's subdirectories, and how to reach it to open them.
 struct OpenParent {
-    fd: OwnedFd,
+    dir: ParentDir,
     /// NUL-terminated names of the subdirectories.
     names: Box<[u8]>,
+}
+
+/// A directory whose subdirectories are still to be opened. Normally its fd stays open until
+/// the last of them is; past the fd budget (see `Walker::fd_budget`) only its path is kept
+/// and it is reopened by path for each of them, so a tree both wide and deep walks under any
+/// `ulimit -n` (each open parent costs one fd until all its subdirectories are open).
+enum ParentDir {
+    Fd {
+        fd: OwnedFd,
+        _permit: FdPermit,
+    },
+    /// Reopened by its path, rebuilt from the tree when needed (not stored: thousands of
+    /// pending parents in a deep tree would hold a long path each).
+    Path(NodeId),
+}
+
+/// One unit of the fd budget, given back when the parent's fd closes.
+struct FdPermit(Arc<AtomicUsize>);
+
+impl Drop for FdPermit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 enum DirHandle {
@@ -179,6 +205,8 @@ struct DirJob {
     /// task does it with one fstat of the fd it opened: an fstat needs no name lookup, where
     /// a stat from the parent and then an open would look the name up twice.
     stat_done: bool,
+    /// Permission bits of this directory when the parent stat'ed it.
+    perm: Option<u32>,
     /// May have so many entries that their stats are worth spreading over the pool (always
     /// true below a root: the pool runs those tasks anyway).
     may_be_large: bool,
@@ -194,9 +222,9 @@ struct Scratch {
     /// (index in `ents`, node) of the entries that go into the tree.
     keep: Vec<(u32, Node)>,
     /// (node, name offset, device, stat done) of the directories to walk.
-    subdirs: Vec<(NodeId, u32, u64, bool)>,
+    subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
     /// (inode, node, Some(name) for a directory that is walked only if it wins).
-    claims: Vec<(LinkKey, NodeId, Option<u32>)>,
+    claims: Vec<(LinkKey, NodeId, Option<SubdirName>)>,
 }
 
 impl Scratch {
@@ -212,6 +240,9 @@ impl Scratch {
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
+
+/// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
+type SubdirName = (u32, u32);
 
 /// One directory entry on its way into the tree.
 struct Ent {
@@ -251,6 +282,8 @@ pub fn walk_live(
         links: LinkSet::new(),
         errors: Mutex::new(Vec::new()),
         progress,
+        open_parents: Arc::new(AtomicUsize::new(0)),
+        fd_budget: OnceLock::new(),
         dedup_dirs: paths.len() > 1 || opts.follow_links,
         dedup_files: opts.follow_links,
     };
@@ -319,6 +352,7 @@ pub fn walk_live(
             dev: meta.dev,
             root_dev: meta.dev,
             stat_done: true,
+            perm: Some(meta.mode & 0o7777),
             may_be_large: meta.size >= LARGE_DIR_BYTES,
         };
         walker.walk_root(job);
@@ -375,6 +409,33 @@ impl Walker<'_> {
             n.disk = meta.disk_bytes();
             n.apparent = meta.size;
             n.mtime = meta.mtime;
+        }
+    }
+
+    /// Runs `f` with an fd of `parent`: its own, or one opened by path for the call.
+    fn with_parent_fd<T>(
+        &self,
+        parent: &OpenParent,
+        f: impl FnOnce(BorrowedFd<'_>) -> Result<T, Errno>,
+    ) -> Result<T, Errno> {
+        match &parent.dir {
+            ParentDir::Fd { fd, .. } => f(fd.as_fd()),
+            ParentDir::Path(node) => {
+                let path = lock(self.builder).tree().path(*node);
+                let fd = sys::open_dir_long_path(&path, self.opts.follow_links)?;
+                f(fd.as_fd())
+            }
+        }
+    }
+
+    /// A permit to keep one more parent directory open, if the budget has room.
+    fn fd_permit(&self) -> Option<FdPermit> {
+        let budget = *self.fd_budget.get_or_init(sys::parent_fd_budget);
+        if self.open_parents.fetch_add(1, Ordering::Relaxed) < budget {
+            Some(FdPermit(Arc::clone(&self.open_parents)))
+        } else {
+            self.open_parents.fetch_sub(1, Ordering::Relaxed);
+            None
         }
     }
 
@@ -492,14 +553,14 @@ impl Walker<'_> {
             DirHandle::Open(fd) => fd,
             DirHandle::Below(parent, off) => {
                 let name = name_at(&parent.names, off);
-                match sys::open_dir_at(parent.fd.as_fd(), name, follow) {
+                match self.with_parent_fd(&parent, |pfd| sys::open_dir_at(pfd, name, follow)) {
                     Ok(fd) => fd,
                     Err(e) => {
                         if !job.stat_done {
                             // it still counts its own size, as du does
                             self.set_own_stat(
                                 job.node,
-                                sys::stat_at(parent.fd.as_fd(), name, follow),
+                                self.with_parent_fd(&parent, |pfd| sys::stat_at(pfd, name, follow)),
                             );
                         }
                         return self.unreadable(job.node, e);
@@ -512,10 +573,12 @@ impl Walker<'_> {
         // Nobody stat'ed this directory yet: one fstat gives its device (for -x and for
         // hard-link keys) and its own sizes.
         let mut dev = job.dev;
+        let mut perm = job.perm;
         if !job.stat_done && !is_root {
             match sys::fstat(fd.as_fd()) {
                 Ok(meta) => {
                     dev = meta.dev;
+                    perm = Some(meta.mode & 0o7777);
                     let mut b = lock(self.builder);
                     b.set_identity(job.node, (meta.dev, meta.ino));
                     b.set_owner(job.node, meta.owner());
@@ -663,6 +726,12 @@ impl Walker<'_> {
         {
             return self.unreadable(job.node, Errno::ACCESS);
         }
+        // Count mode stats no file, so a directory with read but no search permission would
+        // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
+        if count_mode && ents.iter().any(|e| e.stat.is_none()) && !sys::may_search(fd.as_fd(), perm)
+        {
+            return self.unreadable(job.node, Errno::ACCESS);
+        }
 
         // 3. into the tree
         let mut bytes = 0u64;
@@ -694,12 +763,12 @@ impl Walker<'_> {
             for (j, (i, node)) in keep.iter().enumerate() {
                 let id = first + j as NodeId;
                 let e = &ents[*i as usize];
-                let (edev, eino, nlink) = match &e.stat {
+                let (edev, eino, nlink, eperm) = match &e.stat {
                     Some(Ok(m)) => {
                         b.set_owner(id, m.owner());
-                        (m.dev, m.ino, m.nlink)
+                        (m.dev, m.ino, m.nlink, m.mode & 0o7777)
                     }
-                    _ => (dev, e.ino, 0),
+                    _ => (dev, e.ino, 0, 0),
                 };
                 b.set_identity(id, (edev, eino));
                 if nlink > 1 && !node.is_dir() {
@@ -713,11 +782,11 @@ impl Walker<'_> {
                             continue;
                         }
                         if self.dedup_dirs {
-                            claims.push(((edev, eino), id, Some(e.name_off)));
+                            claims.push(((edev, eino), id, Some((e.name_off, eperm))));
                             continue;
                         }
                     }
-                    subdirs.push((id, e.name_off, edev, stat_done));
+                    subdirs.push((id, e.name_off, edev, stat_done.then_some(eperm)));
                 } else if nlink > 1 || self.dedup_files || (count_mode && e.stat.is_none()) {
                     // count mode has no link count: every inode goes through the set
                     claims.push(((edev, eino), id, None));
@@ -725,8 +794,8 @@ impl Walker<'_> {
             }
             drop(b);
             self.links.claim_all(claims, |&(key, id, dir_name)| {
-                if let Some(off) = dir_name {
-                    subdirs.push((id, off, key.0, true));
+                if let Some((off, perm)) = dir_name {
+                    subdirs.push((id, off, key.0, Some(perm)));
                 }
             });
             for (name, errno) in failed {
@@ -752,17 +821,28 @@ impl Walker<'_> {
             sd.1 = sub_names.len() as u32;
             sub_names.extend_from_slice(name);
         }
+        let dir = match self.fd_permit() {
+            Some(permit) => ParentDir::Fd {
+                fd,
+                _permit: permit,
+            },
+            None => {
+                drop(fd);
+                ParentDir::Path(job.node)
+            }
+        };
         let parent = Arc::new(OpenParent {
-            fd,
+            dir,
             names: sub_names.into_boxed_slice(),
         });
-        for &(id, off, edev, stat_done) in subdirs.iter().rev() {
+        for &(id, off, edev, perm) in subdirs.iter().rev() {
             let job = DirJob {
                 node: id,
                 handle: DirHandle::Below(Arc::clone(&parent), off),
                 dev: edev,
                 root_dev: job.root_dev,
-                stat_done,
+                stat_done: perm.is_some(),
+                perm,
                 may_be_large: true,
             };
             spawn(job);

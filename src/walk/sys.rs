@@ -105,9 +105,74 @@ pub fn fstat(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {
     rustix::fs::fstat(fd).map(|st| Meta::from_stat(&st))
 }
 
+/// Whether names in the open directory `dir` can be looked up (search permission). `perm`
+/// are its permission bits if known: with every x bit set the answer is yes without a
+/// syscall, so only unusual directories (0700, 0644…) pay one `faccessat`.
+pub fn may_search(dir: BorrowedFd<'_>, perm: Option<u32>) -> bool {
+    if perm.is_some_and(|p| p & 0o111 == 0o111) {
+        return true;
+    }
+    rustix::fs::accessat(dir, c".", rustix::fs::Access::EXEC_OK, AtFlags::EACCESS).is_ok()
+}
+
 /// Opens a directory below `dir` for reading, never following a symlink unless asked.
 pub fn open_dir_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<OwnedFd, Errno> {
-    rustix::fs::openat(dir, name, dir_flags(follow), Mode::empty())
+    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, dir_flags(follow), Mode::empty()))
+}
+
+/// Another thread may be about to close an fd: wait a little rather than lose a directory.
+fn retry_when_out_of_fds<T>(mut f: impl FnMut() -> Result<T, Errno>) -> Result<T, Errno> {
+    let mut tries = 0;
+    loop {
+        match f() {
+            Err(Errno::MFILE | Errno::NFILE) if tries < 200 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            r => return r,
+        }
+    }
+}
+
+/// How many parent directories the walk may hold open: half of what `ulimit -n` leaves after
+/// a small reserve, so the worker threads (a directory being read each, and a parent reopened
+/// by path) and the process's own files always have room.
+pub fn parent_fd_budget() -> usize {
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    (soft.saturating_sub(16) / 2).min(1 << 20) as usize
+}
+
+/// Opens a directory by a path of any length: a path longer than the kernel takes at once is
+/// opened piece by piece, each piece relative to the directory the previous one opened.
+pub fn open_dir_long_path(path: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
+    const PIECE: usize = 3072;
+    if path.len() < PIECE {
+        return retry_when_out_of_fds(|| open_dir_path(path, follow));
+    }
+    let mut fd: Option<OwnedFd> = None;
+    let mut rest = path;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PIECE);
+        if cut < rest.len() {
+            // cut after a '/', so every piece is whole names
+            cut = match rest[..cut].iter().rposition(|&b| b == b'/') {
+                Some(i) if i > 0 => i + 1,
+                _ => return Err(Errno::NAMETOOLONG),
+            };
+        }
+        let piece = std::ffi::CString::new(&rest[..cut]).map_err(|_| Errno::INVAL)?;
+        let next = match &fd {
+            None => retry_when_out_of_fds(|| {
+                rustix::fs::openat(CWD, piece.as_c_str(), dir_flags(follow), Mode::empty())
+            })?,
+            Some(dir) => open_dir_at(dir.as_fd(), piece.as_c_str(), follow)?,
+        };
+        fd = Some(next);
+        rest = &rest[cut..];
+    }
+    fd.ok_or(Errno::NOENT)
 }
 
 /// Opens a root directory by the path as typed.

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod adversarial;
 mod config_file;
 mod dust_flags;
 mod errors;

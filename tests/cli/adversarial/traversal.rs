@@ -1,0 +1,585 @@
+//! Cases 7–16: traversal of hostile trees.
+
+use std::fs;
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::{err_lines, have};
+use crate::util::*;
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}; stderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Case 7: a directory that can be listed but not searched (mode 0644). Its names are
+/// readable, none of its entries can be stat'ed: one line for the directory, its own size
+/// counted, siblings scanned, exit 1 — in every mode, count mode included (which stats no
+/// file and so used to count the names it could not reach).
+#[test]
+fn read_without_search_permission() {
+    if is_root() && !have_setpriv() {
+        eprintln!("skipped: running as root and setpriv(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/rx/f1", 30_000);
+    env.file("d/rx/f2", 30_000);
+    env.file("d/rx/sub/g", 30_000);
+    env.file("d/ok/h", 20_000);
+    env.chmod("d/rx", 0o644);
+    for (flag, du_flags) in [("-j", &["-sB1"][..]), ("-f", &["-s", "--inodes"][..])] {
+        let du = unprivileged(std::path::Path::new("du"))
+            .args(du_flags)
+            .arg("d")
+            .current_dir(env.root())
+            .env("LC_ALL", "C")
+            .output()
+            .expect("run du");
+        let want = parse_du(&du.stdout)[0].0;
+        let mut args = vec!["-j", "d"];
+        if flag == "-f" {
+            args.insert(0, "-f");
+        }
+        let out = unprivileged(&hogs_bin())
+            .args(&args)
+            .current_dir(env.root())
+            .output()
+            .expect("run hogs");
+        assert_eq!(out.status.code(), Some(1), "hogs {args:?}: exit status");
+        assert_eq!(
+            err_lines(&out),
+            ["hogs: cannot read directory 'd/rx': Permission denied"],
+            "hogs {args:?}: stderr"
+        );
+        let v = json_of(&out);
+        assert_eq!(
+            size(&v),
+            want,
+            "hogs {args:?} vs du {du_flags:?} d as nobody"
+        );
+        let rx = child(&v, "rx");
+        assert!(
+            children(rx).is_empty(),
+            "nothing below d/rx is counted: {rx}"
+        );
+    }
+    env.chmod("d/rx", 0o755);
+}
+
+/// Case 8: entries appear, vanish and move while the walk runs. Files vanishing between
+/// readdir and stat are silent (exit 0); directories renamed mid-walk may be reported, but
+/// nothing panics and every line on stderr is a proper diagnostic.
+#[test]
+fn churn_while_walking() {
+    let env = TestEnv::new();
+    for i in 0..40 {
+        env.mkdir(format!("d/dir{i}"));
+        for j in 0..40 {
+            env.empty(format!("d/dir{i}/f{j}"));
+        }
+    }
+    let stop = AtomicBool::new(false);
+    let root = env.path("d");
+    std::thread::scope(|s| {
+        // files only: created and removed as fast as possible
+        s.spawn(|| {
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let p = root.join(format!("dir{}/churn{}", n % 40, n % 7));
+                if fs::File::create(&p).is_ok() {
+                    let _ = fs::remove_file(&p);
+                }
+                n += 1;
+            }
+        });
+        for threads in ["1", "2", "8"] {
+            for _ in 0..5 {
+                let out = env.run(["-j", "-T", threads, "d"]);
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "file churn, -T {threads}: {out:?}"
+                );
+                assert!(out.stderr.is_empty(), "file churn: stderr {out:?}");
+                json_of(&out);
+            }
+        }
+        // and now directories renamed back and forth too
+        s.spawn(|| {
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let i = n % 40;
+                let a = root.join(format!("dir{i}"));
+                let b = root.join(format!("moved{i}"));
+                if fs::rename(&a, &b).is_ok() {
+                    let _ = fs::rename(&b, &a);
+                }
+                n += 1;
+            }
+        });
+        for threads in ["1", "2", "8"] {
+            for _ in 0..5 {
+                for mode in ["-j", "-f"] {
+                    let out = env.run([mode, "-T", threads, "d"]);
+                    let code = out.status.code();
+                    assert!(
+                        code == Some(0) || code == Some(1),
+                        "dir churn {mode} -T {threads}: {out:?}"
+                    );
+                    for l in err_lines(&out) {
+                        assert!(l.starts_with("hogs: "), "dir churn: stderr line {l:?}");
+                    }
+                    assert!(!out.stdout.is_empty(), "dir churn: no output");
+                }
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+}
+
+/// Case 9: dangling links, -L loops, and a chain of links too long to resolve.
+#[test]
+fn dangling_and_looping_links() {
+    let env = TestEnv::new();
+    env.file("s/f", 10_000);
+    env.symlink("nowhere", "s/dang");
+    let v = env.json(["s"]);
+    assert_eq!(
+        size(&v),
+        env.du_disk(&["s"]),
+        "dangling link counted as a link"
+    );
+    assert!(find_node(&v, "dang").is_some(), "the link is listed: {v}");
+
+    let out = env.run(["-L", "-j", "s"]);
+    assert_eq!(out.status.code(), Some(1), "-L with a dangling link");
+    assert_eq!(
+        err_lines(&out),
+        ["hogs: cannot access 's/dang': No such file or directory"]
+    );
+
+    // loops through `.` and `..`: each directory once, as du -L
+    env.file("lp/x/f", 5000);
+    env.symlink(".", "lp/loop");
+    env.symlink("..", "lp/x/up");
+    for (flag, du) in [
+        ("-j", env.du_total(&["-L", "-B1"], &["lp"])),
+        ("-f", env.du_total(&["-L", "--inodes"], &["lp"])),
+        ("-s", env.du_total(&["-L", "-b"], &["lp"])),
+    ] {
+        let mut args = vec!["-L", "-j", "lp"];
+        if flag != "-j" {
+            args.insert(0, flag);
+        }
+        let out = env
+            .hogs()
+            .args(&args)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .expect("run hogs");
+        assert_eq!(out.status.code(), Some(0), "hogs {args:?}: {out:?}");
+        assert_eq!(size(&json_of(&out)), du, "hogs {args:?} vs du -L");
+    }
+
+    // 400 links in a chain: the kernel gives up (ELOOP) after 40
+    env.mkdir("ch");
+    env.empty("ch/t0");
+    env.bash("cd ch && for i in $(seq 1 400); do ln -s t$((i-1)) t$i; done");
+    let out = env.run(["-L", "ch/t400"]);
+    assert_eq!(out.status.code(), Some(1), "-L on a 400-link chain");
+    assert_eq!(
+        err_lines(&out),
+        ["hogs: cannot access 'ch/t400': Too many levels of symbolic links"]
+    );
+    // inside a directory: many errors, then one line that counts them
+    let out = env.run(["-L", "ch"]);
+    assert_eq!(out.status.code(), Some(1));
+    let errs = err_lines(&out);
+    let loops = errs
+        .iter()
+        .filter(|l| l.contains("Too many levels"))
+        .count();
+    assert!(loops > 300, "each unresolvable link is reported: {loops}");
+    let last = errs.last().expect("stderr");
+    assert!(
+        last.starts_with(&format!("hogs: {} errors", errs.len() - 1)),
+        "a closing line counts the errors: {last:?}"
+    );
+}
+
+/// Case 10: a filesystem whose directory entries carry no type (ext2 made without the
+/// `filetype` feature returns DT_UNKNOWN for every entry): hogs falls back to lstat and
+/// still tells directories apart in count mode. Needs root, mkfs.ext2 and a loop device;
+/// the mount lives in a private mount namespace that vanishes with the shell.
+#[test]
+fn dt_unknown_filesystem() {
+    let mkfs = ["/sbin/mkfs.ext2", "/usr/sbin/mkfs.ext2"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let (true, true, Some(mkfs)) = (is_root(), have("unshare"), mkfs) else {
+        eprintln!("skipped: needs root, unshare(1) and mkfs.ext2 to mount a DT_UNKNOWN filesystem");
+        return;
+    };
+    let env = TestEnv::new();
+    env.mkdir("mnt");
+    let script = format!(
+        r#"set -e
+truncate -s 16M img
+{mkfs} -q -F -O ^filetype,^dir_index img
+mount -o loop img mnt
+mkdir -p mnt/t/sub/deeper mnt/t/other
+head -c 30000 /dev/urandom > mnt/t/sub/f1
+head -c 5000 /dev/urandom > mnt/t/sub/deeper/f2
+ln -s sub mnt/t/link
+ln mnt/t/sub/f1 mnt/t/other/hard
+for a in "-j" "-f -j" "-s -j"; do {hogs} -P $a mnt/t; echo; done > out.txt
+du -sB1 mnt/t > du.txt; du -s --inodes mnt/t >> du.txt; du -sb mnt/t >> du.txt
+umount mnt
+"#,
+        hogs = hogs_bin().display(),
+        mkfs = mkfs
+    );
+    let out = Command::new("unshare")
+        .args(["-m", "--propagation", "private", "bash", "-c", &script])
+        .current_dir(env.root())
+        .output()
+        .expect("run unshare");
+    if !out.status.success() {
+        eprintln!(
+            "skipped: could not mount an ext2 image here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
+    let hogs_out = fs::read_to_string(env.path("out.txt")).expect("out.txt");
+    let docs: Vec<serde_json::Value> = hogs_out
+        .split("\n\n")
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| serde_json::from_str(d).expect("JSON"))
+        .collect();
+    let du = parse_du(&fs::read(env.path("du.txt")).expect("du.txt"));
+    assert_eq!(docs.len(), 3);
+    for (i, what) in ["disk", "count", "apparent"].iter().enumerate() {
+        assert_eq!(
+            size(&docs[i]),
+            du[i].0,
+            "{what}: hogs vs du on DT_UNKNOWN ext2"
+        );
+    }
+    // directories told apart without d_type: in count mode too
+    for doc in &docs {
+        let sub = find_node(doc, "sub").expect("sub listed");
+        assert_eq!(sub["type"], "dir", "sub is a directory: {doc}");
+        assert!(find_node(sub, "deeper").is_some(), "walked into sub: {doc}");
+        assert_eq!(find_node(doc, "link").expect("link")["type"], "symlink");
+    }
+}
+
+/// Case 12: a million entries in one directory: completes with bounded memory (peak RSS
+/// measured by GNU time) and equals du.
+#[test]
+fn million_entries_one_directory() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        eprintln!("skipped: /usr/bin/time (GNU time) is not available to measure peak memory");
+        return;
+    }
+    const N: usize = 1_000_000;
+    let env = TestEnv::new_in_memory();
+    env.mkdir("wide");
+    let dir = env.path("wide");
+    for i in 0..N {
+        fs::File::create(dir.join(format!("{i:x}"))).expect("create entry");
+    }
+    for (flags, du) in [
+        (&["-f"][..], env.du_inodes(&["wide"])),
+        (&[][..], env.du_disk(&["wide"])),
+    ] {
+        let out = Command::new("/usr/bin/time")
+            .args(["-f", "maxrss_kb=%M"])
+            .arg(hogs_bin())
+            .args(flags)
+            .args(["-j", "-n", "20", "wide"])
+            .current_dir(env.root())
+            .output()
+            .expect("run hogs under time");
+        assert!(out.status.success(), "hogs {flags:?} wide: {out:?}");
+        let v = json_of(&out);
+        assert_eq!(size(&v), du, "hogs {flags:?} vs du on 1M entries");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let kb: u64 = err
+            .lines()
+            .find_map(|l| l.strip_prefix("maxrss_kb="))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("GNU time's maxrss line");
+        // 1M entries at ~64 bytes each plus names: far below this unless something is
+        // kept per entry that should not be
+        assert!(kb < 300 * 1024, "peak RSS {kb} KiB for 1M entries");
+    }
+    let out = env.stdout_ok(["-n", "30", "wide"]);
+    assert_eq!(lines(&out).len(), 30, "the text view of 1M entries");
+}
+
+/// A tree both wide and deep: a 3000-deep chain with a sibling directory (holding a file)
+/// at every level, beside 200 small directories. Paths at the bottom pass PATH_MAX, so the
+/// chain is built in 500-level pieces at a short path, each moved under the next.
+fn wide_and_deep(env: &TestEnv) {
+    env.bash(
+        "mkdir dw && cd dw && for i in $(seq 1 200); do mkdir -p w$i/a/b; : > w$i/a/b/f; done",
+    );
+    let work = env.path("dw-work");
+    let mut acc: Option<std::path::PathBuf> = None;
+    for piece in 0..6 {
+        let top = work.join(format!("p{piece}"));
+        let mut p = top.clone();
+        fs::create_dir_all(&p).expect("mkdir piece");
+        for level in 0..500 {
+            fs::create_dir(p.join("s")).expect("mkdir s");
+            fs::write(p.join("s/f"), b"").expect("touch s/f");
+            if level < 499 {
+                p.push("d");
+                fs::create_dir(&p).expect("mkdir d");
+            }
+        }
+        if let Some(prev) = acc.take() {
+            fs::rename(&prev, p.join("d")).expect("move the chain so far below");
+        }
+        acc = Some(top);
+    }
+    fs::rename(acc.expect("pieces"), env.path("dw/chain")).expect("move the chain into dw");
+    fs::remove_dir(&work).expect("remove the work dir");
+}
+
+/// Case 13: `ulimit -n 64` on a tree both wide and deep (holding a parent open for each
+/// pending subdirectory would need thousands of fds), at every thread count.
+#[test]
+fn few_file_descriptors() {
+    if !have("prlimit") {
+        eprintln!("skipped: prlimit(1) is not available");
+        return;
+    }
+    let mut env = TestEnv::new();
+    env.set_deep_cleanup();
+    wide_and_deep(&env);
+    let want_inodes = env.du_inodes(&["dw"]);
+    let want_disk = env.du_disk(&["dw"]);
+    for threads in ["1", "2", "8"] {
+        for (flag, want) in [("-f", want_inodes), ("-P", want_disk)] {
+            let out = Command::new("prlimit")
+                .arg("--nofile=64")
+                .arg(hogs_bin())
+                .args([flag, "-j", "-d", "1", "-T", threads, "dw"])
+                .current_dir(env.root())
+                .output()
+                .expect("run prlimit hogs");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "ulimit -n 64, {flag} -T {threads}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(size(&json_of(&out)), want, "{flag} -T {threads} vs du");
+        }
+    }
+}
+
+/// Case 13: 1,500 path arguments under `ulimit -n 64`.
+#[test]
+fn many_arguments() {
+    if !have("prlimit") {
+        eprintln!("skipped: prlimit(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.bash("mkdir m && cd m && for i in $(seq 1 1500); do mkdir d$i; head -c $((i * 7)) /dev/zero > d$i/f; done");
+    let args: Vec<String> = (1..=1500).map(|i| format!("m/d{i}")).collect();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let want = env.du_disk(&refs);
+    let out = Command::new("prlimit")
+        .arg("--nofile=64")
+        .arg(hogs_bin())
+        .arg("-j")
+        .args(&args)
+        .current_dir(env.root())
+        .output()
+        .expect("run prlimit hogs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(size(&v), want, "1500 arguments vs du -sc");
+    assert_eq!(children(&v).len(), 1500, "every argument listed");
+    assert_eq!(
+        env.total(["-f", "m"]),
+        env.du_inodes(&["m"]),
+        "and as one argument"
+    );
+}
+
+/// Case 14: the thread count never changes a byte of the output, on every tree of the
+/// suite's shapes at once (hard links, links, sparse, non-UTF-8, deep, wide).
+#[test]
+fn thread_count_never_changes_output() {
+    let mut env = TestEnv::new();
+    env.set_deep_cleanup();
+    mixed_tree(&env, "t");
+    env.mkdir("t/deep");
+    env.deep_chain("t/deep", 600);
+    env.file("t/h/a", 40_000);
+    env.hardlink("t/h/a", "t/h/b");
+    env.mkdir("t/h/c");
+    env.hardlink("t/h/a", "t/h/c/d");
+    env.sparse("t/sparse", 1 << 30);
+    env.symlink("..", "t/h/up");
+    fs::write(env.path("t").join(path_bytes(b"bad-\xff\xfe")), b"x").expect("non-UTF-8 name");
+    env.bash("mkdir t/wide && cd t/wide && for i in $(seq 1 3000); do : > n$i; done; for i in $(seq 1 20); do head -c $((i * 999)) /dev/zero > big$i; done");
+    let flag_sets: &[&[&str]] = &[
+        &["-n", "60"],
+        &["-f", "-n", "60"],
+        &["-s", "-n", "60"],
+        &["-j"],
+        &["-f", "-j"],
+        &["-L", "-j"],
+        &["-F", "-n", "40"],
+        &["-e", "n1", "-n", "40"],
+    ];
+    for flags in flag_sets {
+        let mut one = vec!["-T", "1"];
+        one.extend_from_slice(flags);
+        one.push("t");
+        let want = env.run(&one);
+        for t in ["2", "8"] {
+            let mut many = vec!["-T", t];
+            many.extend_from_slice(flags);
+            many.push("t");
+            let got = env.run(&many);
+            assert_eq!(got.status.code(), want.status.code(), "{many:?}");
+            assert!(
+                got.stdout == want.stdout,
+                "hogs {many:?} differs from -T 1:\n{}\n---\n{}",
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&want.stdout)
+            );
+            assert_eq!(got.stderr, want.stderr, "{many:?}: stderr");
+        }
+    }
+}
+
+/// Case 15: `-x` on a real mount layout: a tmpfs mounted inside the tree (in a private
+/// mount namespace) is not entered; du -x is the oracle in the same namespace.
+#[test]
+fn one_filesystem_with_a_tmpfs_mount() {
+    if !have("unshare") {
+        eprintln!("skipped: unshare(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/own", 50_000);
+    env.mkdir("d/mnt");
+    let script = format!(
+        r#"set -e
+mount -t tmpfs none d/mnt
+head -c 400000 /dev/urandom > d/mnt/inside
+{hogs} -x -j d > x.json
+{hogs} -j d > all.json
+{hogs} -f -x -j d > xf.json
+{hogs} -s -x -j d > xs.json
+du -sxB1 d > du.txt; du -sB1 d >> du.txt; du -sx --inodes d >> du.txt; du -sxb d >> du.txt
+"#,
+        hogs = hogs_bin().display()
+    );
+    // as root a plain mount namespace; otherwise a user namespace may allow it
+    let ns: &[&str] = if is_root() { &["-m"] } else { &["-rm"] };
+    let out = Command::new("unshare")
+        .args(ns)
+        .args(["--propagation", "private", "bash", "-c", &script])
+        .current_dir(env.root())
+        .output()
+        .expect("run unshare");
+    if !out.status.success() {
+        eprintln!(
+            "skipped: cannot mount a tmpfs in a new mount namespace here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_slice(&fs::read(env.path(f)).expect("output")).expect("JSON")
+    };
+    let du = parse_du(&fs::read(env.path("du.txt")).expect("du.txt"));
+    let (x, all, xf) = (read("x.json"), read("all.json"), read("xf.json"));
+    assert_eq!(size(&x), du[0].0, "hogs -x vs du -sx");
+    assert_eq!(size(&all), du[1].0, "hogs vs du -s (the mount entered)");
+    assert!(
+        size(&all) > size(&x) + 300_000,
+        "sanity: the tmpfs file counts without -x"
+    );
+    assert_eq!(size(&xf), du[2].0, "hogs -f -x vs du -sx --inodes");
+    assert_eq!(size(&read("xs.json")), du[3].0, "hogs -s -x vs du -sxb");
+    assert!(
+        find_node(&x, "inside").is_none(),
+        "-x entered the other filesystem: {x}"
+    );
+}
+
+/// Case 16: /proc is only stat'ed: every file opened below an argument is a directory
+/// (O_DIRECTORY), never read; processes vanishing mid-walk are silent.
+#[test]
+fn proc_is_stat_only() {
+    if !std::path::Path::new("/proc/self/status").exists() {
+        eprintln!("skipped: no /proc");
+        return;
+    }
+    // a short-lived process per iteration keeps pids vanishing under the walk
+    let env = TestEnv::new();
+    for _ in 0..3 {
+        let out = env.run(["-x", "-j", "-d", "1", "/proc"]);
+        let v = json_of(&out);
+        assert_eq!(name(&v), "/proc");
+        for l in err_lines(&out) {
+            assert!(
+                !l.contains("No such file or directory"),
+                "a vanished entry was reported: {l}"
+            );
+            assert!(l.starts_with("hogs: "), "{l}");
+        }
+    }
+    if !have("strace") {
+        eprintln!("skipped (second half): strace is not available");
+        return;
+    }
+    let log = env.path("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=openat,open,openat2,read,pread64", "-o"])
+        .arg(&log)
+        .arg(hogs_bin())
+        .args(["-P", "-T", "2", "/proc/self", "/proc/sys/kernel"])
+        .current_dir(env.root())
+        .output()
+        .expect("run strace");
+    assert!(out.status.code().is_some(), "strace hogs: {out:?}");
+    let trace = fs::read_to_string(&log).expect("trace");
+    for l in trace.lines() {
+        // the walk's opens: relative to a directory fd, or the arguments themselves (the
+        // runtime's own read of /proc/self/maps at startup is not part of the walk)
+        let walk_open = l.contains("openat(")
+            && (!l.contains("openat(AT_FDCWD")
+                || l.contains("\"/proc/self\"")
+                || l.contains("\"/proc/sys/kernel\""));
+        if walk_open {
+            assert!(
+                l.contains("O_DIRECTORY"),
+                "opened something not as a directory: {l}"
+            );
+        }
+    }
+}
