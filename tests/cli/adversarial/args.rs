@@ -177,7 +177,7 @@ fn fifo_and_device_arguments_not_opened() {
 #[test]
 fn usage_errors_exit_2() {
     let env = TestEnv::new();
-    for args in [&["--no-such-flag"][..], &["-d"][..], &["-s", "-f"][..]] {
+    for args in [&["--no-such-flag"][..], &["-d"][..], &["-o", "nope"][..]] {
         let out = env.run(args);
         assert_eq!(out.status.code(), Some(2), "hogs {args:?}");
         assert!(out.stdout.is_empty(), "hogs {args:?} printed to stdout");
