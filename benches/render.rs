@@ -34,6 +34,7 @@ fn view_options(lines: usize) -> ViewOptions {
         skip_total: false,
         units: UnitStyle::HumanIec,
         to_terminal: false,
+        collapse: (Vec::new(), Vec::new()),
     }
 }
 
@@ -45,6 +46,7 @@ fn selection(max_rows: usize, max_depth: Option<usize>) -> Selection {
         min_size: None,
         only_dirs: false,
         hide_empty: false,
+        collapsed: Vec::new(),
     }
 }
 

@@ -28,6 +28,7 @@ fn selection(max_rows: usize) -> Selection {
         min_size: None,
         only_dirs: false,
         hide_empty: false,
+        collapsed: Vec::new(),
     }
 }
 

@@ -199,6 +199,11 @@ pub struct Cli {
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
 
+    /// Show this directory without its contents (still counted): a name anywhere, or a path
+    /// if it contains a '/' (repeatable)
+    #[arg(long = "collapse", value_name = "DIR")]
+    pub collapse: Vec<OsString>,
+
     /// Do not count files whose path matches any regex in FILE (one per line), as with -v
     #[arg(short = 'I', long = "ignore-all-in-file", value_name = "FILE")]
     pub ignore_all_in_file: Option<OsString>,

@@ -108,6 +108,8 @@ pub struct ViewOptions {
     pub json: bool,
     pub width: usize,
     pub skip_total: bool,
+    /// Directories shown without their contents (`--collapse`): names anywhere, or paths.
+    pub collapse: (Vec<Vec<u8>>, Vec<Vec<u8>>),
     pub units: UnitStyle,
     /// Names go to a terminal: escape everything a terminal could interpret.
     pub to_terminal: bool,
@@ -278,20 +280,9 @@ impl Config {
             hidden: cli.ignore_hidden,
             ..Exclusions::default()
         };
-        for x in &cli.ignore_directory {
-            let bytes = std::os::unix::ffi::OsStrExt::as_bytes(x.as_os_str());
-            if bytes.is_empty() {
-                return Err(ConfigError(
-                    "invalid value '' for --ignore-directory".into(),
-                ));
-            }
-            let trimmed = trim_trailing_slashes(bytes);
-            if trimmed.contains(&b'/') {
-                exclusions.paths.push(trimmed.to_vec());
-            } else {
-                exclusions.names.push(trimmed.to_vec());
-            }
-        }
+        (exclusions.names, exclusions.paths) =
+            names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
+        let (collapse_names, collapse_paths) = names_and_paths(&cli.collapse, "--collapse")?;
 
         let export = cli.export.map(|file| ExportTarget {
             file,
@@ -368,6 +359,7 @@ impl Config {
                 json: cli.output_json,
                 width,
                 skip_total: cli.skip_total,
+                collapse: (collapse_names, collapse_paths),
                 units,
                 to_terminal: stdout_tty,
             },
@@ -378,6 +370,27 @@ impl Config {
             interactive,
         })
     }
+}
+
+/// Values that name an entry anywhere (`node_modules`) or one exact path (`src/target`, as
+/// the walk spells it: the path as typed, then '/'-joined names): (names, paths).
+type NamesAndPaths = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+fn names_and_paths(values: &[OsString], flag: &str) -> Result<NamesAndPaths, ConfigError> {
+    let (mut names, mut paths) = (Vec::new(), Vec::new());
+    for x in values {
+        let bytes = std::os::unix::ffi::OsStrExt::as_bytes(x.as_os_str());
+        if bytes.is_empty() {
+            return Err(ConfigError(format!("invalid value '' for {flag}")));
+        }
+        let trimmed = trim_trailing_slashes(bytes);
+        if trimmed.contains(&b'/') {
+            paths.push(trimmed.to_vec());
+        } else {
+            names.push(trimmed.to_vec());
+        }
+    }
+    Ok((names, paths))
 }
 
 /// Walker threads for `cores` CPUs: (warm, cold). With the metadata in the page cache a walk

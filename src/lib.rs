@@ -177,6 +177,7 @@ pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<(
         min_size: view.min_size,
         only_dirs: view.only_dirs,
         hide_empty: config.filters.is_active(),
+        collapsed: tree.dirs_matching(&view.collapse.0, &view.collapse.1),
     };
     if view.json {
         let top = if single { roots[0] } else { TOTAL };

@@ -85,7 +85,7 @@ pub fn render_json(
                 }
                 write_node(out, tree, id, sel.mode)?;
                 stack.push(Step::Close);
-                if sel.max_depth.is_none_or(|d| depth < d) {
+                if sel.max_depth.is_none_or(|d| depth < d) && !sel.is_collapsed(id) {
                     let mut kids: Vec<NodeId> = tree
                         .node(id)
                         .children()

@@ -14,6 +14,7 @@ mod aggregate;
 mod build;
 mod edit;
 mod filter;
+mod find;
 mod select;
 
 pub use build::{LinkKey, TreeBuilder};

@@ -23,6 +23,8 @@ pub struct Selection {
     pub only_dirs: bool,
     /// With -e / -v: entries left with nothing are noise.
     pub hide_empty: bool,
+    /// Directories shown without their contents (`--collapse`), sorted.
+    pub collapsed: Vec<NodeId>,
 }
 
 /// One line of a tree view, in display order (parents before children).
@@ -36,6 +38,11 @@ pub struct Row {
 }
 
 impl Selection {
+    /// Whether a directory's contents stay hidden.
+    pub fn is_collapsed(&self, id: NodeId) -> bool {
+        self.collapsed.binary_search(&id).is_ok()
+    }
+
     pub fn is_visible(&self, tree: &Tree, id: NodeId) -> bool {
         let n = tree.node(id);
         let size = n.size(self.mode);
@@ -99,7 +106,7 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
             return;
         }
         let n = tree.node(id);
-        if n.child_count == 0 {
+        if n.child_count == 0 || sel.is_collapsed(id) {
             return;
         }
         // only the biggest `budget` children can ever be shown: don't heap a million of them

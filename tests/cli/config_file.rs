@@ -258,7 +258,7 @@ fn sample_value(key: &str) -> &'static str {
         "terminal-width" => "80",
         "min-size" => "\"1K\"",
         "output-format" => "\"si\"",
-        "ignore-directory" | "filter" | "invert-filter" => "[\"x\"]",
+        "ignore-directory" | "filter" | "invert-filter" | "collapse" => "[\"x\"]",
         "ignore-all-in-file" => "\"ignore.txt\"",
         other => panic!("no sample value for the config key {other:?}: add one"),
     }

@@ -139,3 +139,41 @@ fn print_errors_and_stack_size_are_accepted() {
         "hogs: note: --stack-size is ignored (the walk does not recurse: no big stack needed)\n"
     );
 }
+
+#[test]
+fn collapse_hides_contents_but_keeps_sizes() {
+    let env = TestEnv::new();
+    env.file("d/a/x", 30_000)
+        .file("d/a/y/z", 20_000)
+        .file("d/b/w", 10_000);
+    env.file("d/b/a/deep", 5_000);
+    let full = env.json(["d"]);
+    // by name: every directory called a
+    let v = env.json(["--collapse", "a", "d"]);
+    assert_eq!(size(&v), size(&full));
+    assert!(children(child(&v, "a")).is_empty(), "d/a collapsed");
+    assert_eq!(size(child(&v, "a")), size(child(&full, "a")));
+    assert!(children(child(child(&v, "b"), "a")).is_empty(), "d/b/a too");
+    assert_eq!(children(child(&v, "b")).len(), 2, "d/b is open");
+    // by path: only that one; repeatable
+    let v = env.json(["--collapse", "d/b/a/", "--collapse", "d/a/y", "d"]);
+    assert!(
+        children(child(child(&v, "b"), "a")).is_empty(),
+        "d/b/a by path"
+    );
+    assert!(
+        children(child(child(&v, "a"), "y")).is_empty(),
+        "d/a/y by path"
+    );
+    assert_eq!(children(child(&v, "a")).len(), 2, "d/a is open");
+    // the text view: a's contents are not listed
+    let text = String::from_utf8(env.stdout_ok(["-b", "--collapse", "a", "d"])).expect("utf-8");
+    assert!(
+        text.contains(" a\n") && !text.contains(" x\n") && !text.contains(" z\n"),
+        "{text}"
+    );
+    let text = String::from_utf8(env.stdout_ok(["-b", "d"])).expect("utf-8");
+    assert!(text.contains(" x\n"), "{text}");
+    // a file of that name is not a directory: nothing changes
+    assert_eq!(env.json(["--collapse", "x", "d"]), full);
+}
