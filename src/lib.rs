@@ -7,6 +7,7 @@ pub mod arg_files;
 pub mod cli;
 pub mod config;
 pub mod config_file;
+pub mod diff;
 pub mod error;
 pub mod export;
 pub mod import;
