@@ -35,6 +35,7 @@ fn view_options(lines: usize) -> ViewOptions {
         units: UnitStyle::HumanIec,
         to_terminal: false,
         collapse: (Vec::new(), Vec::new()),
+        filetime: None,
     }
 }
 

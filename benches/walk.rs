@@ -114,7 +114,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(threads),
         keep_identity: false,
-        keep_owner: false,
+        keep_extra: false,
     }
 }
 

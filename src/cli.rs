@@ -37,6 +37,20 @@ pub enum OutputFormat {
     Tb,
 }
 
+/// Which time `-m` shows, with dust's letters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FileTime {
+    /// Last access
+    #[value(alias = "accessed")]
+    A,
+    /// Last status change
+    #[value(alias = "changed")]
+    C,
+    /// Last modification
+    #[value(alias = "modified")]
+    M,
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hogs",
@@ -198,6 +212,39 @@ pub struct Cli {
     /// With --export: also write each entry's mtime, uid, gid and mode (ncdu's extended mode)
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
+
+    /// Only count files modified in this many days, as find(1): +N more than N days ago, N
+    /// between N and N+1 days ago, -N less than N days ago
+    #[arg(
+        short = 'M',
+        long = "mtime",
+        value_name = "[+-]N",
+        allow_hyphen_values = true
+    )]
+    pub mtime: Option<String>,
+
+    /// As --mtime, with the last access time
+    #[arg(
+        short = 'A',
+        long = "atime",
+        value_name = "[+-]N",
+        allow_hyphen_values = true
+    )]
+    pub atime: Option<String>,
+
+    /// As --mtime, with the last status change time
+    #[arg(
+        short = 'y',
+        long = "ctime",
+        value_name = "[+-]N",
+        allow_hyphen_values = true
+    )]
+    pub ctime: Option<String>,
+
+    /// Show each entry's newest time (of a file inside, for a directory) instead of its size:
+    /// a(ccess), c(hange) or m(odification); newest first, dates in UTC
+    #[arg(short = 'm', long = "filetime", value_enum, value_name = "WHICH")]
+    pub filetime: Option<FileTime>,
 
     /// Show this directory without its contents (still counted): a name anywhere, or a path
     /// if it contains a '/' (repeatable)

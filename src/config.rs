@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use regex::bytes::Regex;
 
 use crate::arg_files;
-use crate::cli::{Cli, OutputFormat};
+use crate::cli::{Cli, FileTime, OutputFormat};
 use crate::units::parse_size;
 
 /// What a node's "size" means in every view.
@@ -21,6 +21,53 @@ pub enum SizeMode {
     Apparent,
     /// Number of inodes, as `du --inodes`.
     Count,
+    /// The newest time (`-m`: modification, access or change) in the subtree, in seconds
+    /// since the epoch: biggest is most recent.
+    Time,
+}
+
+/// Which of an entry's times (`-m`, `-M`/`-A`/`-y`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeField {
+    Modified,
+    Accessed,
+    Changed,
+}
+
+/// `-M`/`-A`/`-y [+-]N`: files whose time falls in `[from, to)` (seconds) are counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeFilter {
+    pub field: TimeField,
+    pub from: i64,
+    pub to: i64,
+}
+
+impl TimeFilter {
+    /// find(1)'s day counts, as dust reads them: `+N` more than N whole days ago, `N` between
+    /// N and N+1 days ago, `-N` less than N days ago (`now` in seconds).
+    pub fn parse(value: &str, field: TimeField, now: i64) -> Option<TimeFilter> {
+        const DAY: i64 = 86_400;
+        let v = value.trim();
+        let (sign, digits) = match v.as_bytes().first()? {
+            b'+' | b'-' => (v.as_bytes()[0], &v[1..]),
+            _ => (b'=', v),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: i64 = digits.parse().ok()?;
+        let ago = |days: i64| now.saturating_sub(days.saturating_mul(DAY));
+        let (from, to) = match sign {
+            b'+' => (i64::MIN, ago(n.saturating_add(1))),
+            b'-' => (ago(n).saturating_add(1), i64::MAX),
+            _ => (ago(n.saturating_add(1)), ago(n)),
+        };
+        Some(TimeFilter { field, from, to })
+    }
+
+    pub fn accepts(&self, t: i64) -> bool {
+        self.from <= t && t < self.to
+    }
 }
 
 /// How the size column is written.
@@ -66,7 +113,7 @@ pub struct WalkOptions {
     pub keep_identity: bool,
     /// Record every node's owner and mode in [`crate::tree::Tree::owners`] (ncdu's extended
     /// export).
-    pub keep_owner: bool,
+    pub keep_extra: bool,
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).
@@ -74,11 +121,24 @@ pub struct WalkOptions {
 pub struct PathFilters {
     pub include: Vec<Regex>,
     pub exclude: Vec<Regex>,
+    /// `-M`/`-A`/`-y`: every one must accept a file's time.
+    pub times: Vec<TimeFilter>,
 }
 
 impl PathFilters {
     pub fn is_active(&self) -> bool {
-        !self.include.is_empty() || !self.exclude.is_empty()
+        !self.include.is_empty() || !self.exclude.is_empty() || !self.times.is_empty()
+    }
+
+    /// Whether a file with these times (modification, access, change) is counted.
+    pub fn accepts_times(&self, mtime: i64, atime: i64, ctime: i64) -> bool {
+        self.times.iter().all(|f| {
+            f.accepts(match f.field {
+                TimeField::Modified => mtime,
+                TimeField::Accessed => atime,
+                TimeField::Changed => ctime,
+            })
+        })
     }
 
     /// Whether a file with this full path is counted.
@@ -108,6 +168,8 @@ pub struct ViewOptions {
     pub json: bool,
     pub width: usize,
     pub skip_total: bool,
+    /// `-m`: which time the sizes are (the walk keeps access and change times for it).
+    pub filetime: Option<TimeField>,
     /// Directories shown without their contents (`--collapse`): names anywhere, or paths.
     pub collapse: (Vec<Vec<u8>>, Vec<Vec<u8>>),
     pub units: UnitStyle,
@@ -228,7 +290,9 @@ impl Config {
         let stdout_tty = std::io::stdout().is_terminal();
         let term = if stdout_tty { terminal_size() } else { None };
 
-        let mode = if cli.filecount {
+        let mode = if cli.filetime.is_some() {
+            SizeMode::Time
+        } else if cli.filecount {
             SizeMode::Count
         } else if cli.apparent_size {
             SizeMode::Apparent
@@ -274,7 +338,30 @@ impl Config {
                 }
                 v
             },
+            times: {
+                let now = crate::export::now().min(i64::MAX as u64) as i64;
+                let mut v = Vec::new();
+                for (value, field, flag) in [
+                    (&cli.mtime, TimeField::Modified, "--mtime"),
+                    (&cli.atime, TimeField::Accessed, "--atime"),
+                    (&cli.ctime, TimeField::Changed, "--ctime"),
+                ] {
+                    if let Some(value) = value {
+                        v.push(TimeFilter::parse(value, field, now).ok_or_else(|| {
+                            ConfigError(format!(
+                                "invalid value '{value}' for {flag}: expected +N, N or -N (days)"
+                            ))
+                        })?);
+                    }
+                }
+                v
+            },
         };
+        let filetime = cli.filetime.map(|f| match f {
+            FileTime::A => TimeField::Accessed,
+            FileTime::C => TimeField::Changed,
+            FileTime::M => TimeField::Modified,
+        });
 
         let mut exclusions = Exclusions {
             hidden: cli.ignore_hidden,
@@ -342,7 +429,10 @@ impl Config {
                 // devices and inodes name mount points and hard links in an export, and
                 // deleting in the interactive view re-checks them
                 keep_identity: export.is_some() || interactive.is_some(),
-                keep_owner: export.as_ref().is_some_and(|e| e.extended),
+                // the time filters and -m read times (and stat every entry, even with -f)
+                keep_extra: export.as_ref().is_some_and(|e| e.extended)
+                    || !filters.times.is_empty()
+                    || filetime.is_some(),
             },
             filters,
             view: ViewOptions {
@@ -360,6 +450,7 @@ impl Config {
                 width,
                 skip_total: cli.skip_total,
                 collapse: (collapse_names, collapse_paths),
+                filetime,
                 units,
                 to_terminal: stdout_tty,
             },

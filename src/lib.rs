@@ -105,6 +105,9 @@ pub fn run(config: &Config) -> ExitStatus {
     }
 
     tree.apply_filters(&config.filters);
+    if let Some(field) = config.view.filetime {
+        tree.use_time(field);
+    }
     tree.finish();
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = render(&tree, config, &mut out).and_then(|()| out.flush());

@@ -52,6 +52,7 @@ fn parse_scaled(number: &str, scale: u64) -> Option<u64> {
 /// 1000 without a `B` (as dust does), unless plain output was asked for.
 pub fn format_size(value: u64, mode: SizeMode, style: UnitStyle) -> String {
     match (mode, style) {
+        (SizeMode::Time, _) => format_time(value),
         (_, UnitStyle::Plain) => value.to_string(),
         (SizeMode::Count, _) => human(value, 1000, &["", "K", "M", "G", "T", "P", "E"]),
         (_, UnitStyle::HumanIec) => human(value, 1024, &IEC),
@@ -65,6 +66,32 @@ pub fn format_size(value: u64, mode: SizeMode, style: UnitStyle) -> String {
             }
         }
     }
+}
+
+/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS` (UTC: no time-zone database is read),
+/// as wide as dust's `-m` column; `-` for none.
+pub fn format_time(secs: u64) -> String {
+    if secs == 0 {
+        return "-".to_string();
+    }
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // days since 1970-01-01 to a civil date (Howard Hinnant's algorithm)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// `value` in the largest unit that keeps it below `base`: one decimal under 10, none above.
@@ -93,6 +120,15 @@ fn human(value: u64, base: u64, units: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(format_time(0), "-");
+        assert_eq!(format_time(1), "1970-01-01T00:00:01");
+        assert_eq!(format_time(951_782_400), "2000-02-29T00:00:00");
+        assert_eq!(format_time(1_700_000_000), "2023-11-14T22:13:20");
+        assert_eq!(format_time(4_102_444_799), "2099-12-31T23:59:59");
+    }
 
     #[test]
     fn parses_sizes_as_typed() {

@@ -132,7 +132,7 @@ fn write_info(
         }
     }
     if extended {
-        if let Some(o) = tree.owner_of(id) {
+        if let Some(o) = tree.extra_of(id) {
             write!(
                 out,
                 ",\"uid\":{},\"gid\":{},\"mode\":{}",

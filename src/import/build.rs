@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::tree::{Node, NodeId, Owner, Tree, TreeBuilder};
+use crate::tree::{Node, NodeId, StatExtra, Tree, TreeBuilder};
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
 /// One entry as read, before it has its place in the tree.
@@ -31,7 +31,7 @@ pub(super) struct FileOrder {
     /// Link counts of hard-linked files, by file-order index.
     pub links: FxHashMap<u32, u32>,
     /// Owner and mode by file-order index; empty when the file has none.
-    pub owners: Vec<Owner>,
+    pub extra: Vec<StatExtra>,
     /// Entries recorded as unreadable that are not directories: (parent index, name). A walk
     /// keeps no node for them either, only the error.
     pub failed: Vec<(u32, Vec<u8>)>,
@@ -65,7 +65,7 @@ impl FileOrder {
         }
         drop(next);
 
-        let mut b = TreeBuilder::with_identity(true).with_owner(!self.owners.is_empty());
+        let mut b = TreeBuilder::with_identity(true).with_extra(!self.extra.is_empty());
         let mut final_id: Vec<NodeId> = vec![0; n];
         let mut by_id: Vec<u32> = Vec::with_capacity(n); // file-order index of node id - 1
         if let Some(root) = self.entries.first() {
@@ -97,8 +97,8 @@ impl FileOrder {
         for (i, e) in self.entries.iter().enumerate() {
             let id = final_id[i];
             b.set_identity(id, (e.dev, e.ino));
-            if let Some(o) = self.owners.get(i) {
-                b.set_owner(id, *o);
+            if let Some(o) = self.extra.get(i) {
+                b.set_extra(id, *o);
             }
         }
         for (&i, &nlink) in &self.links {

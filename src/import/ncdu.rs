@@ -22,7 +22,7 @@
 //! count, `read_error` an unreadable directory (kept, with an error) or an entry that could
 //! not be stat'ed (dropped, with an error), `excluded` a file left out by a pattern (counts
 //! nothing) or a directory on another filesystem, `notreg` a non-regular file (a symlink when
-//! `mode` says so), `uid`/`gid`/`mode` the owner table.
+//! `mode` says so), `uid`/`gid`/`mode` the extra table.
 
 use std::io::{BufReader, Read};
 
@@ -31,7 +31,7 @@ use rustc_hash::FxHashSet;
 use super::build::{FileOrder, Pending};
 use super::json::{Lexer, Number, Pos};
 use super::ImportError;
-use crate::tree::{flags, EntryKind, Node, Owner, Tree};
+use crate::tree::{flags, EntryKind, Node, StatExtra, Tree};
 use crate::walk::Scan;
 
 /// The longest name an entry below the root may have (Linux's NAME_MAX).
@@ -318,15 +318,16 @@ impl<R: std::io::BufRead> Parser<R> {
         let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
         let node = Node::new(kind, info.dsize, info.asize, mtime, f);
         if let (Some(uid), Some(gid), Some(mode)) = (info.uid, info.gid, info.mode) {
-            let owners = &mut self.out.owners;
-            owners.resize(index as usize, Owner::default());
-            owners.push(Owner {
+            let all = &mut self.out.extra;
+            all.resize(index as usize, StatExtra::default());
+            all.push(StatExtra {
                 uid: uid as u32,
                 gid: gid as u32,
                 mode: mode as u32,
+                ..StatExtra::default()
             });
-        } else if !self.out.owners.is_empty() {
-            self.out.owners.push(Owner::default());
+        } else if !self.out.extra.is_empty() {
+            self.out.extra.push(StatExtra::default());
         }
 
         let (name_off, name_len) = if parent.is_none() {

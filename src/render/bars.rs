@@ -76,7 +76,8 @@ impl BarsView<'_> {
         let after_size = opts.width.saturating_sub(size_w + 1);
         let mut bar_w = 0;
         let mut label_w = longest.min(after_size).max(1);
-        if opts.bars && after_size > BAR_FRAME + MIN_BAR {
+        // times are not shares of a whole: no bars (as dust's -m)
+        if opts.bars && self.mode != SizeMode::Time && after_size > BAR_FRAME + MIN_BAR {
             let room = after_size - BAR_FRAME;
             let min_bar = (room / 4).max(MIN_BAR);
             label_w = longest.min(room - min_bar).max(1);

@@ -4,7 +4,7 @@
 //! once per directory, never per entry. Which name owns a hard-linked inode is decided apart
 //! from this lock (`walk::dedup`).
 
-use super::{Node, NodeId, Owner, Tree, TOTAL};
+use super::{Node, NodeId, StatExtra, Tree, TOTAL};
 
 /// `(st_dev, st_ino)`: what makes two names the same file.
 pub type LinkKey = (u64, u64);
@@ -13,7 +13,7 @@ pub type LinkKey = (u64, u64);
 pub struct TreeBuilder {
     tree: Tree,
     keep_identity: bool,
-    keep_owner: bool,
+    keep_extra: bool,
 }
 
 impl Default for TreeBuilder {
@@ -32,7 +32,7 @@ impl TreeBuilder {
         TreeBuilder {
             tree,
             keep_identity: false,
-            keep_owner: false,
+            keep_extra: false,
         }
     }
 
@@ -44,10 +44,10 @@ impl TreeBuilder {
         }
     }
 
-    /// Also records every node's owner and mode ([`Tree::owners`]).
-    pub fn with_owner(self, keep: bool) -> TreeBuilder {
+    /// Also records every node's owner, mode and times ([`Tree::extra`]).
+    pub fn with_extra(self, keep: bool) -> TreeBuilder {
         TreeBuilder {
-            keep_owner: keep,
+            keep_extra: keep,
             ..self
         }
     }
@@ -60,16 +60,16 @@ impl TreeBuilder {
         }
     }
 
-    /// Records the owner and mode of a node, when they are kept (a no-op otherwise).
-    pub fn set_owner(&mut self, id: NodeId, owner: Owner) {
-        if !self.keep_owner {
+    /// Records the extra stat facts of a node, when they are kept (a no-op otherwise).
+    pub fn set_extra(&mut self, id: NodeId, extra: StatExtra) {
+        if !self.keep_extra {
             return;
         }
-        let owners = &mut self.tree.owners;
-        if owners.len() < self.tree.nodes.len() {
-            owners.resize(self.tree.nodes.len(), Owner::default());
+        let all = &mut self.tree.extra;
+        if all.len() < self.tree.nodes.len() {
+            all.resize(self.tree.nodes.len(), StatExtra::default());
         }
-        owners[id as usize] = owner;
+        all[id as usize] = extra;
     }
 
     /// Records the `(dev, ino)` of a node, when identities are kept (a no-op otherwise).
@@ -134,9 +134,9 @@ impl TreeBuilder {
             let n = self.tree.nodes.len();
             self.tree.identity.resize(n, (0, 0));
         }
-        if self.keep_owner {
+        if self.keep_extra {
             let n = self.tree.nodes.len();
-            self.tree.owners.resize(n, Owner::default());
+            self.tree.extra.resize(n, StatExtra::default());
         }
         self.tree
     }

@@ -1,4 +1,5 @@
-//! `-e` / `-v`: count only the files whose full path the regexes accept.
+//! `-e` / `-v` (and `-M`/`-A`/`-y`): count only the files whose full path the regexes
+//! accept and whose times the time filters accept.
 //!
 //! Done on the finished walk rather than inside it, so the walker stays free of view logic and
 //! builds no paths: one depth-first pass here keeps a single path buffer.
@@ -37,6 +38,10 @@ impl Tree {
                 path.push(b'/');
             }
             path.extend_from_slice(self.name(id));
+            let (atime, ctime) = self
+                .extra
+                .get(id as usize)
+                .map_or((0, 0), |e| (e.atime, e.ctime));
             let node = &mut self.nodes[id as usize];
             if node.is_dir() {
                 if zero_dirs {
@@ -46,7 +51,7 @@ impl Tree {
                 }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));
-            } else if !filters.accepts(&path) {
+            } else if !filters.accepts(&path) || !filters.accepts_times(node.mtime, atime, ctime) {
                 node.set_flag(flags::FILTERED);
             }
         }

@@ -20,14 +20,19 @@ mod select;
 pub use build::{LinkKey, TreeBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
 
-/// Owner and permission bits of an entry, kept only on request ([`Tree::owners`]): ncdu's
-/// extended export carries them, no view needs them.
+/// What some uses need of an entry's stat beyond the node, kept only on request
+/// ([`Tree::extra`]): ncdu's extended export (owner, mode) and the time filters and
+/// `--filetime` (access and change times; the node has the modification time).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Owner {
+pub struct StatExtra {
     pub uid: u32,
     pub gid: u32,
     /// `st_mode`: file type and permission bits.
     pub mode: u32,
+    /// `st_atime`, seconds since the epoch.
+    pub atime: i64,
+    /// `st_ctime`, seconds since the epoch.
+    pub ctime: i64,
 }
 
 /// Index of a node in [`Tree::nodes`].
@@ -159,6 +164,7 @@ impl Node {
             crate::config::SizeMode::Disk => self.disk,
             crate::config::SizeMode::Apparent => self.apparent,
             crate::config::SizeMode::Count => self.entries as u64,
+            crate::config::SizeMode::Time => self.mtime.max(0) as u64,
         }
     }
 }
@@ -178,9 +184,9 @@ pub struct Tree {
     /// Link counts of the hard-linked files ([`flags::HARDLINK`]), kept with the identities:
     /// an export tells readers how many names an inode has in all.
     pub links: FxHashMap<NodeId, u32>,
-    /// Owner and mode of every node, indexed by id, when the walk was asked to keep them
-    /// (`WalkOptions::keep_owner`); empty otherwise.
-    pub owners: Vec<Owner>,
+    /// Owner, mode, access and change times of every node, indexed by id, when the walk was
+    /// asked to keep them (`WalkOptions::keep_extra`); empty otherwise.
+    pub extra: Vec<StatExtra>,
 }
 
 impl Tree {
@@ -269,9 +275,9 @@ impl Tree {
         self.links.get(&id).copied()
     }
 
-    /// Owner and mode of a node, if they were kept.
-    pub fn owner_of(&self, id: NodeId) -> Option<Owner> {
-        self.owners.get(id as usize).copied()
+    /// The extra stat facts of a node, if they were kept.
+    pub fn extra_of(&self, id: NodeId) -> Option<StatExtra> {
+        self.extra.get(id as usize).copied()
     }
 
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which

@@ -345,7 +345,7 @@ mod tests {
                 exclusions: Default::default(),
                 threads: Some(1),
                 keep_identity: true,
-                keep_owner: false,
+                keep_extra: false,
             },
             PathFilters::default(),
             Options {

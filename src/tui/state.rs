@@ -344,7 +344,7 @@ impl State {
             Action::ToggleApparent => {
                 self.mode = match self.mode {
                     SizeMode::Disk => SizeMode::Apparent,
-                    SizeMode::Apparent => SizeMode::Disk,
+                    SizeMode::Apparent | SizeMode::Time => SizeMode::Disk,
                     SizeMode::Count => {
                         self.message = Some("sizes were not read (-f counts entries)".into());
                         SizeMode::Count

@@ -135,6 +135,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         crate::config::SizeMode::Disk => "disk",
         crate::config::SizeMode::Apparent => "apparent",
         crate::config::SizeMode::Count => "count",
+        crate::config::SizeMode::Time => "time",
     };
     let mut text = format!(
         " {} · {} entries · {mode} · by {}",

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use crate::config::{default_threads, SizeMode, WalkOptions};
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, Tree, TreeBuilder};
 use dedup::LinkSet;
-use sys::{Errno, Meta};
+use sys::{Errno, Meta, Times};
 
 /// Why something could not be counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -101,6 +101,8 @@ struct StatBatch {
     /// NUL-terminated names; `Ent::name_off` is relative to this buffer until merged back.
     names: Vec<u8>,
     ents: Vec<Ent>,
+    /// Access and change times of `ents`, index for index, when the walk keeps them.
+    times: Vec<Times>,
 }
 
 impl StatBatch {
@@ -219,6 +221,9 @@ struct Scratch {
     /// NUL-terminated names, as read.
     names: Vec<u8>,
     ents: Vec<Ent>,
+    /// Access and change times of `ents`, index for index, when the walk keeps
+    /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
+    times: Vec<Times>,
     /// (index in `ents`, node) of the entries that go into the tree.
     keep: Vec<(u32, Node)>,
     /// (node, name offset, device, stat done) of the directories to walk.
@@ -231,6 +236,7 @@ impl Scratch {
     fn clear(&mut self) {
         self.names.clear();
         self.ents.clear();
+        self.times.clear();
         self.keep.clear();
         self.subdirs.clear();
         self.claims.clear();
@@ -271,7 +277,7 @@ pub fn walk_live(
     live: &LiveScan,
 ) -> Scan {
     *lock(&live.builder) =
-        TreeBuilder::with_identity(opts.keep_identity).with_owner(opts.keep_owner);
+        TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
     let mut walker = Walker {
         opts,
         builder: &live.builder,
@@ -291,14 +297,21 @@ pub fn walk_live(
     // Stat every argument first (in order), so the roots are contiguous children of TOTAL.
     let mut roots = Vec::new();
     let mut root_metas = Vec::new();
+    let mut root_times = Vec::new();
     for p in paths {
         let bytes = p.as_bytes();
         if bytes.is_empty() {
             walker.error(ErrorAt::Argument(Vec::new()), ErrorKind::EmptyName, 0);
             continue;
         }
-        match sys::stat_path(bytes, opts.follow_links) {
-            Ok(meta) => {
+        let stat = if opts.keep_extra {
+            sys::stat_path_times(bytes, opts.follow_links)
+        } else {
+            sys::stat_path(bytes, opts.follow_links).map(|m| (m, Times::default()))
+        };
+        match stat {
+            Ok((meta, times)) => {
+                root_times.push(times);
                 let mut node = node_for(&meta, opts.mode);
                 if opts.mode == SizeMode::Count {
                     node.disk = meta.disk_bytes();
@@ -323,7 +336,7 @@ pub fn walk_live(
         for (i, (_, meta)) in root_metas.iter().enumerate() {
             let id = first + i as NodeId;
             b.set_identity(id, (meta.dev, meta.ino));
-            b.set_owner(id, meta.owner());
+            b.set_extra(id, meta.extra(root_times[i]));
             if meta.nlink > 1 && meta.kind != EntryKind::Dir {
                 b.set_links(id, meta.nlink);
             }
@@ -399,12 +412,22 @@ impl Walker<'_> {
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
     }
 
+    /// `stat_at`, with the access and change times when the walk keeps them.
+    fn stat_at(&self, dir: BorrowedFd<'_>, name: &CStr) -> Result<(Meta, Times), Errno> {
+        let follow = self.opts.follow_links;
+        if self.opts.keep_extra {
+            sys::stat_at_times(dir, name, follow)
+        } else {
+            sys::stat_at(dir, name, follow).map(|m| (m, Times::default()))
+        }
+    }
+
     /// Sizes of a directory that was not stat'ed before it failed to open.
-    fn set_own_stat(&self, id: NodeId, stat: Result<Meta, Errno>) {
-        if let Ok(meta) = stat {
+    fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
+        if let Ok((meta, times)) = stat {
             let mut b = lock(self.builder);
             b.set_identity(id, (meta.dev, meta.ino));
-            b.set_owner(id, meta.owner());
+            b.set_extra(id, meta.extra(times));
             let n = b.node_mut(id);
             n.disk = meta.disk_bytes();
             n.apparent = meta.size;
@@ -560,7 +583,7 @@ impl Walker<'_> {
                             // it still counts its own size, as du does
                             self.set_own_stat(
                                 job.node,
-                                self.with_parent_fd(&parent, |pfd| sys::stat_at(pfd, name, follow)),
+                                self.with_parent_fd(&parent, |pfd| self.stat_at(pfd, name)),
                             );
                         }
                         return self.unreadable(job.node, e);
@@ -568,20 +591,26 @@ impl Walker<'_> {
                 }
             }
         };
-        let count_mode = self.opts.mode == SizeMode::Count;
+        // counting entries needs no stat of files, unless their times are wanted
+        let count_mode = self.opts.mode == SizeMode::Count && !self.opts.keep_extra;
 
         // Nobody stat'ed this directory yet: one fstat gives its device (for -x and for
         // hard-link keys) and its own sizes.
         let mut dev = job.dev;
         let mut perm = job.perm;
         if !job.stat_done && !is_root {
-            match sys::fstat(fd.as_fd()) {
-                Ok(meta) => {
+            let stat = if self.opts.keep_extra {
+                sys::fstat_times(fd.as_fd())
+            } else {
+                sys::fstat(fd.as_fd()).map(|m| (m, Times::default()))
+            };
+            match stat {
+                Ok((meta, times)) => {
                     dev = meta.dev;
                     perm = Some(meta.mode & 0o7777);
                     let mut b = lock(self.builder);
                     b.set_identity(job.node, (meta.dev, meta.ino));
-                    b.set_owner(job.node, meta.owner());
+                    b.set_extra(job.node, meta.extra(times));
                     let n = b.node_mut(job.node);
                     n.disk = meta.disk_bytes();
                     n.apparent = meta.size;
@@ -608,6 +637,7 @@ impl Walker<'_> {
         let Scratch {
             names,
             ents,
+            times,
             keep,
             subdirs,
             claims,
@@ -635,13 +665,24 @@ impl Walker<'_> {
         let pool = if job.may_be_large { self.pool() } else { None };
         let dirfd = fd.as_fd();
         let needs_stat = &needs_stat;
+        let keep_times = self.opts.keep_extra;
         let stat_batch = |mut batch: StatBatch| {
-            for e in batch.ents.iter_mut().filter(|e| needs_stat(e.kind)) {
-                e.stat = Some(sys::stat_at(
-                    dirfd,
-                    name_at(&batch.names, e.name_off),
-                    follow,
-                ));
+            if keep_times {
+                batch.times = vec![Times::default(); batch.ents.len()];
+            }
+            for (i, e) in batch.ents.iter_mut().enumerate() {
+                if !needs_stat(e.kind) {
+                    continue;
+                }
+                let name = name_at(&batch.names, e.name_off);
+                e.stat = Some(if keep_times {
+                    sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
+                        batch.times[i] = t;
+                        m
+                    })
+                } else {
+                    sys::stat_at(dirfd, name, follow)
+                });
             }
             batch
         };
@@ -671,7 +712,19 @@ impl Walker<'_> {
                 }
                 let off = names.len() as u32;
                 names.extend_from_slice(name.to_bytes_with_nul());
-                let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
+                let stat = needs_stat(kind).then(|| {
+                    if keep_times {
+                        sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
+                            times.push(t);
+                            m
+                        })
+                    } else {
+                        sys::stat_at(dirfd, name, follow)
+                    }
+                });
+                if keep_times && times.len() == ents.len() {
+                    times.push(Times::default()); // not stat'ed, or it failed
+                }
                 ents.push(Ent {
                     name_off: off,
                     name_len: b.len() as u32,
@@ -710,6 +763,7 @@ impl Walker<'_> {
                         e.name_off += base;
                         e
                     }));
+                    times.extend(batch.times);
                 }
                 listed
             }
@@ -765,7 +819,10 @@ impl Walker<'_> {
                 let e = &ents[*i as usize];
                 let (edev, eino, nlink, eperm) = match &e.stat {
                     Some(Ok(m)) => {
-                        b.set_owner(id, m.owner());
+                        b.set_extra(
+                            id,
+                            m.extra(times.get(*i as usize).copied().unwrap_or_default()),
+                        );
                         (m.dev, m.ino, m.nlink, m.mode & 0o7777)
                     }
                     _ => (dev, e.ino, 0, 0),

@@ -11,7 +11,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
 pub use rustix::io::Errno;
 
-use crate::tree::{EntryKind, Owner};
+use crate::tree::{EntryKind, StatExtra};
 
 /// What the walk keeps from a stat.
 #[derive(Copy, Clone, Debug)]
@@ -26,6 +26,25 @@ pub struct Meta {
     pub uid: u32,
     pub gid: u32,
     pub mode: u32,
+}
+
+/// Access and change times (seconds since the epoch). Not part of [`Meta`], which is held
+/// for every entry of a directory while it is read: only the walks that keep
+/// [`StatExtra`] ask for them (`*_times` functions).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Times {
+    pub atime: i64,
+    pub ctime: i64,
+}
+
+impl Times {
+    #[allow(clippy::unnecessary_cast)]
+    fn from_stat(st: &Stat) -> Times {
+        Times {
+            atime: st.st_atime as i64,
+            ctime: st.st_ctime as i64,
+        }
+    }
 }
 
 impl Meta {
@@ -47,11 +66,13 @@ impl Meta {
         }
     }
 
-    pub fn owner(&self) -> Owner {
-        Owner {
+    pub fn extra(&self, times: Times) -> StatExtra {
+        StatExtra {
             uid: self.uid,
             gid: self.gid,
             mode: self.mode,
+            atime: times.atime,
+            ctime: times.ctime,
         }
     }
 
@@ -99,6 +120,27 @@ pub fn stat_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<Meta, E
 /// Stat of a path as typed (relative to the working directory).
 pub fn stat_path(path: &[u8], follow: bool) -> Result<Meta, Errno> {
     rustix::fs::statat(CWD, path, at_flags(follow)).map(|st| Meta::from_stat(&st))
+}
+
+/// [`stat_at`] with the access and change times.
+pub fn stat_at_times(
+    dir: BorrowedFd<'_>,
+    name: &CStr,
+    follow: bool,
+) -> Result<(Meta, Times), Errno> {
+    rustix::fs::statat(dir, name, at_flags(follow))
+        .map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
+}
+
+/// [`stat_path`] with the access and change times.
+pub fn stat_path_times(path: &[u8], follow: bool) -> Result<(Meta, Times), Errno> {
+    rustix::fs::statat(CWD, path, at_flags(follow))
+        .map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
+}
+
+/// [`fstat`] with the access and change times.
+pub fn fstat_times(fd: BorrowedFd<'_>) -> Result<(Meta, Times), Errno> {
+    rustix::fs::fstat(fd).map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
 }
 
 pub fn fstat(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {

@@ -260,6 +260,8 @@ fn sample_value(key: &str) -> &'static str {
         "output-format" => "\"si\"",
         "ignore-directory" | "filter" | "invert-filter" | "collapse" => "[\"x\"]",
         "ignore-all-in-file" => "\"ignore.txt\"",
+        "mtime" | "atime" | "ctime" => "\"-1\"",
+        "filetime" => "\"m\"",
         other => panic!("no sample value for the config key {other:?}: add one"),
     }
 }

@@ -177,3 +177,115 @@ fn collapse_hides_contents_but_keeps_sizes() {
     // a file of that name is not a directory: nothing changes
     assert_eq!(env.json(["--collapse", "x", "d"]), full);
 }
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_secs() as i64
+}
+
+/// `touch -m` (or `-a`) a file to `secs_ago` seconds in the past.
+fn touch(env: &TestEnv, flag: &str, rel: &str, secs_ago: i64) {
+    let st = Command::new("touch")
+        .args([flag, "-d", &format!("@{}", now() - secs_ago), rel])
+        .current_dir(env.root())
+        .status()
+        .expect("run touch");
+    assert!(st.success(), "touch {flag} {rel}");
+}
+
+const DAY: i64 = 86_400;
+
+fn dated_tree(env: &TestEnv) {
+    env.file("d/old", 40_000)
+        .file("d/sub/mid", 20_000)
+        .file("d/new", 8_000);
+    // every directory old too, so only files decide
+    touch(env, "-m", "d/old", 40 * DAY);
+    touch(env, "-m", "d/sub/mid", 10 * DAY + DAY / 2);
+    touch(env, "-m", "d/new", 3600);
+    touch(env, "-a", "d/old", 3600);
+    touch(env, "-a", "d/sub/mid", 5 * DAY + DAY / 2);
+    touch(env, "-a", "d/new", 50 * DAY);
+}
+
+#[test]
+fn time_filters_count_files_by_age_in_days() {
+    let env = TestEnv::new();
+    dated_tree(&env);
+    let b = |rel: &str| blocks_bytes(&env.path(rel));
+    let cases: &[(&[&str], u64)] = &[
+        (&["-M", "+30"], b("d/old")),
+        (&["-M", "10"], b("d/sub/mid")),
+        (&["-M", "-2"], b("d/new")),
+        (&["-M", "-11"], b("d/sub/mid") + b("d/new")),
+        (&["-M", "+100"], 0),
+        (&["-A", "+30"], b("d/new")),
+        (&["-A", "5"], b("d/sub/mid")),
+        (&["-A", "-1"], b("d/old")),
+        (&["-M", "+1", "-A", "-1"], b("d/old")),
+        // every file's status changed just now
+        (&["-y", "-1"], b("d/old") + b("d/sub/mid") + b("d/new")),
+        (&["-y", "+0"], 0),
+    ];
+    for (flags, want) in cases {
+        let got = env.total([&flags[..], &["d"][..]].concat());
+        assert_eq!(got, *want, "hogs {flags:?} d");
+    }
+    // with -f: the files that match (a walk that counts entries stats them for their times)
+    assert_eq!(env.total(["-f", "-M", "-11", "d"]), 2);
+    assert_eq!(env.total(["-f", "-M", "+30", "d"]), 1);
+    let out = env.run(["-M", "soon", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: invalid value 'soon' for --mtime: expected +N, N or -N (days)\n"
+    );
+}
+
+#[test]
+fn filetime_shows_the_newest_time_newest_first() {
+    let env = TestEnv::new();
+    dated_tree(&env);
+    env.file("d/sub/older", 10);
+    touch(&env, "-m", "d/sub/older", 60 * DAY);
+    touch(&env, "-a", "d/sub/older", 60 * DAY);
+    for dir in ["d/sub", "d"] {
+        touch(&env, "-m", dir, 90 * DAY);
+        touch(&env, "-a", dir, 90 * DAY);
+    }
+    let mtime = |rel: &str| {
+        std::fs::metadata(env.path(rel))
+            .expect("stat")
+            .modified()
+            .expect("mtime")
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs()
+    };
+    let v = env.json(["-m", "m", "d"]);
+    assert_eq!(size(&v), mtime("d/new"), "the root: its newest file");
+    assert_eq!(size(child(&v, "sub")), mtime("d/sub/mid"));
+    let order: Vec<&str> = children(&v).iter().map(name).collect();
+    assert_eq!(order, ["new", "sub", "old"], "newest first");
+    let v = env.json(["-m", "a", "d"]);
+    assert_eq!(
+        size(&v),
+        size(child(&v, "old")),
+        "the most recently read file: old"
+    );
+    assert_eq!(
+        env.json(["-m", "accessed", "d"]),
+        v,
+        "dust's long names work too"
+    );
+    // the text view: a UTC date where the size was, no bars
+    let text = String::from_utf8(env.stdout_ok(["-m", "m", "-w", "80", "d"])).expect("utf-8");
+    let last = text.lines().last().expect("a root line").to_owned();
+    assert!(
+        last.starts_with(&hogs::units::format_time(mtime("d/new"))),
+        "{text}"
+    );
+    assert!(!text.contains('█') && !text.contains('%'), "{text}");
+}

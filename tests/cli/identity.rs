@@ -18,7 +18,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(threads),
         keep_identity,
-        keep_owner: false,
+        keep_extra: false,
     }
 }
 

@@ -54,7 +54,7 @@ fn facts(tree: &Tree, kinds: bool) -> Facts {
                 n.apparent,
                 if kinds { n.mtime } else { 0 },
                 n.flags(),
-                tree.owner_of(id),
+                tree.extra_of(id).map(|e| (e.uid, e.gid, e.mode)),
                 n.child_count
             );
             (tree.path(id)[prefix..].to_vec(), fact)
@@ -74,7 +74,7 @@ fn export_then_import_gives_back_the_scanned_tree() {
             exclusions: Exclusions::default(),
             threads: Some(2),
             keep_identity: true,
-            keep_owner: extended,
+            keep_extra: extended,
         };
         let root: OsString = env.path("d").into();
         let scan = walk(&[root], &opts, &Progress::default());

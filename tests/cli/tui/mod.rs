@@ -35,7 +35,7 @@ pub fn walk_options(mode: SizeMode) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(2),
         keep_identity: true,
-        keep_owner: false,
+        keep_extra: false,
     }
 }
 
