@@ -233,6 +233,7 @@ fn deleted_and_filtered_entries_take_no_part() {
     let filters = crate::config::PathFilters {
         include: vec![],
         exclude: vec![regex::bytes::Regex::new("log").expect("regex")],
+        ..Default::default()
     };
     let unfinished = |mut t: Tree| {
         for n in t.nodes.iter_mut().skip(1) {
