@@ -116,6 +116,12 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     Cli::from_arg_matches(&matches).map_err(ArgsError::Usage)
 }
 
+/// The flags a config file's text stands for, or the one-line error naming `path`, the line
+/// and the key (for tests that feed it generated text).
+pub fn check_text(path: &Path, bytes: &[u8]) -> Result<Vec<OsString>, String> {
+    settings_args(path, bytes, &cli::command(), false)
+}
+
 /// The flags the file's settings stand for, each one checked.
 fn settings_args(
     path: &Path,

@@ -19,7 +19,7 @@ pub fn parse_size(input: &str) -> Option<u64> {
     let unit = unit.trim().to_ascii_lowercase();
     let (letter, rest) = match unit.chars().next() {
         None => return parse_scaled(number, 1),
-        Some(c) => (c, &unit[1..]),
+        Some(c) => (c, &unit[c.len_utf8()..]),
     };
     let power = match letter {
         'b' if rest.is_empty() => 0,

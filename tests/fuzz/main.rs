@@ -1,0 +1,316 @@
+//! Generated-input tests (proptest) of everything that parses user input or prints names:
+//! size strings (`-z`), the config file, the ncdu importer, and the bars renderer on arbitrary
+//! byte names. A plain `cargo test` runs a few hundred cases of each; a long run:
+//!
+//! ```text
+//! PROPTEST_CASES=100000 cargo test --release --test fuzz
+//! ```
+//!
+//! Inputs that once found a bug are kept below as plain regression tests.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use clap::Parser;
+use proptest::prelude::*;
+use unicode_width::UnicodeWidthStr;
+
+use hogs::cli::Cli;
+use hogs::config::Config;
+use hogs::tree::{EntryKind, Node, Tree, TreeBuilder};
+use hogs::units::parse_size;
+
+// ---------- size strings ----------
+
+proptest! {
+    #[test]
+    fn size_strings_never_panic(s in "\\PC{0,24}") {
+        let _ = parse_size(&s);
+    }
+
+    #[test]
+    fn size_strings_with_units(n in 0u64..1_000_000, unit in prop::sample::select(vec![
+        ("", 1u64), ("B", 1), ("K", 1024), ("Ki", 1024), ("KiB", 1024), ("M", 1 << 20),
+        ("Mi", 1 << 20), ("G", 1 << 30), ("Gi", 1 << 30), ("T", 1 << 40),
+        ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000),
+    ])) {
+        let text = format!("{n}{}", unit.0);
+        if let Some(v) = parse_size(&text) {
+            prop_assert_eq!(v, n * unit.1, "{}", text);
+        }
+    }
+
+    #[test]
+    fn size_strings_huge_numbers(digits in "[0-9]{15,40}", unit in "(|K|M|G|T|P|E|Ki|Ti|Pi)") {
+        // overflow is refused or saturates, never wraps or panics
+        let text = format!("{digits}{unit}");
+        if let Some(v) = parse_size(&text) {
+            let plain: Option<u64> = digits.parse().ok();
+            if let (Some(p), "") = (plain, unit.as_str()) {
+                prop_assert_eq!(v, p);
+            }
+        }
+    }
+}
+
+// ---------- config file ----------
+
+fn config_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "reverse",
+            "depth",
+            "number-of-lines",
+            "apparent-size",
+            "filecount",
+            "ignore-directory",
+            "filter",
+            "invert-filter",
+            "min-size",
+            "threads",
+            "terminal-width",
+            "output-format",
+            "no-colors",
+            "force-colors",
+            "full-paths",
+            "only-dir",
+            "only-file",
+            "bars-on-right",
+            "no-reverse",
+            "config",
+            "import",
+            "collapse",
+            "file-types",
+            "mtime",
+            "filetime",
+            "stack-size",
+        ])
+        .prop_map(str::to_string),
+        "[a-z-]{1,12}",
+    ]
+}
+
+fn config_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("true".to_string()),
+        Just("false".to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        any::<f64>().prop_map(|f| format!("{f:?}")),
+        "\"[^\"\\\\\n]{0,12}\"".prop_map(|s| s),
+        prop::collection::vec("\"[a-z.]{0,6}\"", 0..4).prop_map(|v| format!("[{}]", v.join(", "))),
+        Just("{ a = 1 }".to_string()),
+        Just("\"\\u0000\"".to_string()),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn config_text_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        check_config(&bytes)?;
+    }
+
+    #[test]
+    fn config_settings(lines in prop::collection::vec((config_key(), config_value()), 0..8)) {
+        let text: String = lines.iter().map(|(k, v)| format!("{k} = {v}\n")).collect();
+        check_config(text.as_bytes())?;
+    }
+}
+
+/// Errors are one line that names the file and a line that exists.
+fn check_config(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let path = Path::new("/cfg/config.toml");
+    if let Err(e) = hogs::config_file::check_text(path, bytes) {
+        prop_assert!(!e.contains('\n'), "multi-line error: {:?}", e);
+        let rest = e.strip_prefix("/cfg/config.toml:");
+        prop_assert!(rest.is_some(), "error does not name the file: {:?}", e);
+        let line: usize = rest
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+        prop_assert!(
+            line >= 1 && line <= lines,
+            "line {} of {}: {:?}",
+            line,
+            lines,
+            e
+        );
+    }
+    Ok(())
+}
+
+// ---------- the ncdu importer ----------
+
+/// A valid export with the given names (as JSON strings) under one root.
+fn export_with(names: &[String]) -> String {
+    let mut s = String::from(
+        r#"[1,2,{"progname":"fuzz","progver":"0","timestamp":1},[{"name":"/r","asize":4096,"dsize":4096,"dev":1,"ino":1}"#,
+    );
+    for (i, n) in names.iter().enumerate() {
+        // a unique prefix: no '.', '..' or duplicate names, which an export may not have
+        // and no '/' (an export may not have those either)
+        let n = &format!("\"n{i}-{}", &n[1..]).replace("\\u002f", "\\u002e").replace('/', "_");
+        if i % 3 == 0 {
+            s.push_str(&format!(
+                r#",[{{"name":{n},"asize":4096,"dsize":4096,"ino":{}}},{{"name":"f","asize":{i},"dsize":4096}}]"#,
+                i + 10
+            ));
+        } else {
+            s.push_str(&format!(
+                r#",{{"name":{n},"asize":{i},"dsize":512,"ino":{}}}"#,
+                i + 10
+            ));
+        }
+    }
+    s.push_str("]]");
+    s
+}
+
+fn json_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "\"[a-zA-Z0-9 ._-]{1,12}\"",
+        "\"(\\\\u00[1-7][0-9a-f]|\\\\n|\\\\\\\\|\\\\\"|[^\"\\\\\\x00-\\x1f]){1,8}\"",
+    ]
+}
+
+proptest! {
+    #[test]
+    fn import_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let _ = hogs::import::ncdu::read_tree(&bytes[..]);
+    }
+
+    #[test]
+    fn import_mutated_exports(
+        names in prop::collection::vec(json_name(), 1..12),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+    ) {
+        let text = export_with(&names);
+        let mut bytes = text.clone().into_bytes();
+        let whole = hogs::import::ncdu::read_tree(&bytes[..]);
+        prop_assert!(whole.is_ok(), "valid export refused: {:?}\n{}", whole.err().map(|e| e.to_string()), text);
+        for (at, b) in &flips {
+            let i = at.index(bytes.len());
+            bytes[i] = *b;
+        }
+        let _ = hogs::import::ncdu::read_tree(&bytes[..]);
+    }
+
+    #[test]
+    fn import_truncated_is_an_error(names in prop::collection::vec(json_name(), 1..12), cut in any::<prop::sample::Index>()) {
+        let text = export_with(&names);
+        let end = text.trim_end().len();
+        let at = cut.index(end);
+        // never a partial tree passed off as complete
+        prop_assert!(hogs::import::ncdu::read_tree(&text.as_bytes()[..at]).is_err(), "accepted a cut at {}: {}", at, &text[..at]);
+    }
+}
+
+// ---------- the renderer on arbitrary names ----------
+
+fn tree_with(names: &[Vec<u8>]) -> Tree {
+    let mut b = TreeBuilder::new();
+    let root = b.add_roots(vec![(
+        b"root".to_vec(),
+        Node::new(EntryKind::Dir, 4096, 4096, 0, 0),
+    )]);
+    let kids: Vec<(Node, &[u8])> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let kind = if i % 4 == 0 {
+                EntryKind::Dir
+            } else {
+                EntryKind::File
+            };
+            (
+                Node::new(kind, 4096 * (i as u64 + 1), 1000 * i as u64, 0, 0),
+                &n[..],
+            )
+        })
+        .collect();
+    let first = b.add_children(root, kids.into_iter());
+    // a grandchild under the first child, with the last name
+    if let Some(last) = names.last() {
+        b.add_children(
+            first,
+            std::iter::once((Node::new(EntryKind::File, 8192, 10, 0, 0), &last[..])),
+        );
+    }
+    let mut t = b.into_tree();
+    t.finish();
+    t
+}
+
+fn render(tree: &Tree, width: usize, extra: &[&str], terminal: bool) -> Vec<u8> {
+    let mut args: Vec<OsString> = vec![
+        "hogs".into(),
+        "-w".into(),
+        width.to_string().into(),
+        "-n".into(),
+        "100".into(),
+    ];
+    args.extend(extra.iter().map(OsString::from));
+    let cli = Cli::try_parse_from(args).expect("arguments");
+    let mut config = Config::from_cli(cli).expect("config");
+    config.view.to_terminal = terminal;
+    config.view.color = false;
+    let mut out = Vec::new();
+    hogs::render(tree, &config, &mut out).expect("render");
+    out
+}
+
+proptest! {
+    #[test]
+    fn renderer_arbitrary_names(
+        names in prop::collection::vec(prop_oneof![
+            prop::collection::vec(any::<u8>(), 1..40),
+            "\\PC{1,20}".prop_map(String::into_bytes),
+            prop::collection::vec(prop::sample::select(vec![
+                "\u{1b}[2J", "\n", "\r", "\u{202e}", "\u{200b}", "日本", "😀", "\u{0301}", "a", "\u{7}", "\u{9b}",
+            ]), 1..6).prop_map(|v| v.concat().into_bytes()),
+        ], 1..10),
+        width in 20usize..160,
+        flags in prop::sample::select(vec!["", "-p", "-r", "-b", "-B", "-F", "-D"]),
+    ) {
+        let names: Vec<Vec<u8>> = names.into_iter().filter(|n| !n.contains(&b'/') && !n.contains(&0)).collect();
+        prop_assume!(!names.is_empty());
+        let tree = tree_with(&names);
+        let extra: Vec<&str> = if flags.is_empty() { vec![] } else { vec![flags] };
+        let out = render(&tree, width, &extra, true);
+        let text = String::from_utf8(out.clone());
+        prop_assert!(text.is_ok(), "a terminal got bytes that are not UTF-8");
+        let text = text.unwrap_or_default();
+        let rows: Vec<&str> = text.lines().collect();
+        let expect_rows = match flags {
+            "-F" => rows.len(), // a flat list of files: its own count
+            "-D" => 1 + names.iter().enumerate().filter(|(i, _)| i % 4 == 0).count(),
+            _ => 2 + names.len(),
+        };
+        prop_assert_eq!(rows.len(), expect_rows, "rows:\n{}", text);
+        let mut widths = Vec::new();
+        for l in &rows {
+            prop_assert!(!l.chars().any(|c| c.is_control() || matches!(c, '\u{202e}' | '\u{200b}')), "raw control in {:?}", l);
+            let w = UnicodeWidthStr::width(*l);
+            prop_assert!(w <= width.max(40), "row wider ({}) than the terminal ({}): {:?}", w, width, l);
+            widths.push(w);
+        }
+        if !flags.contains('b') && flags != "-F" {
+            prop_assert!(widths.windows(2).all(|w| w[0] == w[1]), "rows of different widths {:?}:\n{}", widths, text);
+        }
+        // piped: the same number of rows (raw bytes may differ), nothing but names' own bytes
+        let piped = render(&tree, width, &extra, false);
+        prop_assert_eq!(piped.iter().filter(|&&b| b == b'\n').count(), rows.len());
+        prop_assert!(!piped.contains(&0x1b) && !piped.contains(&b'\r'), "raw ESC/CR through a pipe");
+    }
+}
+
+// ---------- inputs that found bugs ----------
+
+/// `-z 1é`: the unit was sliced at byte 1, inside the two-byte 'é' (a panic, found by
+/// `size_strings_never_panic`).
+#[test]
+fn size_with_a_multibyte_unit_is_refused() {
+    assert_eq!(parse_size("1é"), None);
+    assert_eq!(parse_size("5\u{1e018}<h"), None);
+    assert_eq!(parse_size("2ḱ"), None);
+}
