@@ -149,7 +149,9 @@ fn export_with(names: &[String]) -> String {
     for (i, n) in names.iter().enumerate() {
         // a unique prefix: no '.', '..' or duplicate names, which an export may not have
         // and no '/' (an export may not have those either)
-        let n = &format!("\"n{i}-{}", &n[1..]).replace("\\u002f", "\\u002e").replace('/', "_");
+        let n = &format!("\"n{i}-{}", &n[1..])
+            .replace("\\u002f", "\\u002e")
+            .replace('/', "_");
         if i % 3 == 0 {
             s.push_str(&format!(
                 r#",[{{"name":{n},"asize":4096,"dsize":4096,"ino":{}}},{{"name":"f","asize":{i},"dsize":4096}}]"#,
