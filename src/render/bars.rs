@@ -156,8 +156,9 @@ fn tree_prefix(guides: &[bool], row: Row, flip: bool, max_w: usize) -> (String, 
         (false, _) => "─ ",
     };
     let full_w = 2 * guides.len() + 4;
-    if max_w < 4 {
-        return (String::new(), 0); // too narrow for any tree: names only
+    if max_w < 4 || (full_w > max_w && max_w < 5) {
+        // too narrow for any tree (an elided one needs 5 columns): names only
+        return (String::new(), 0);
     }
     let keep = if full_w <= max_w {
         guides.len()
@@ -253,6 +254,11 @@ mod tests {
         );
         // deeper than the room: outer guides elided, never wider than asked
         let deep = vec![true; 1000];
+        // found by the renderer fuzz test: 4 columns fit a bare connector, not an elided one
+        for max in 0..12 {
+            let (p, w) = tree_prefix(&[false], row(true, true), false, max);
+            assert!(w <= max, "{p:?} is {w} columns for {max}");
+        }
         let (p, w) = tree_prefix(&deep, row(true, false), true, 20);
         assert!(w <= 20 && p.starts_with('…'), "{p:?} {w}");
     }
