@@ -36,6 +36,7 @@ fn view_options(lines: usize) -> ViewOptions {
         to_terminal: false,
         collapse: (Vec::new(), Vec::new()),
         filetime: None,
+        file_types: false,
     }
 }
 

@@ -213,6 +213,10 @@ pub struct Cli {
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
 
+    /// Group the files by extension: the biggest kinds, then the rest as (others)
+    #[arg(short = 't', long = "file-types")]
+    pub file_types: bool,
+
     /// Only count files modified in this many days, as find(1): +N more than N days ago, N
     /// between N and N+1 days ago, -N less than N days ago
     #[arg(

@@ -168,6 +168,8 @@ pub struct ViewOptions {
     pub json: bool,
     pub width: usize,
     pub skip_total: bool,
+    /// `-t`: files grouped by extension instead of the tree.
+    pub file_types: bool,
     /// `-m`: which time the sizes are (the walk keeps access and change times for it).
     pub filetime: Option<TimeField>,
     /// Directories shown without their contents (`--collapse`): names anywhere, or paths.
@@ -451,6 +453,7 @@ impl Config {
                 skip_total: cli.skip_total,
                 collapse: (collapse_names, collapse_paths),
                 filetime,
+                file_types: cli.file_types,
                 units,
                 to_terminal: stdout_tty,
             },

@@ -161,6 +161,24 @@ fn write_status(written: io::Result<()>, file: Option<&std::ffi::OsStr>) -> Exit
 
 /// Writes the chosen view of a finished tree.
 pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<()> {
+    if config.view.file_types {
+        // -t: a small tree of its own, shown whole (depth, -D, -F and --collapse are about
+        // directories, which it has none of)
+        let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
+        let flat = Config {
+            view: config::ViewOptions {
+                file_types: false,
+                depth: None,
+                lines: usize::MAX,
+                only_dirs: false,
+                only_files: false,
+                collapse: Default::default(),
+                ..config.view.clone()
+            },
+            ..config.clone()
+        };
+        return render(&types, &flat, out);
+    }
     let view = &config.view;
     let roots: Vec<NodeId> = tree.roots().collect();
     if roots.is_empty() {

@@ -16,9 +16,11 @@ mod edit;
 mod filter;
 mod find;
 mod select;
+mod types;
 
 pub use build::{LinkKey, TreeBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
+pub use types::by_file_type;
 
 /// What some uses need of an entry's stat beyond the node, kept only on request
 /// ([`Tree::extra`]): ncdu's extended export (owner, mode) and the time filters and

@@ -289,3 +289,64 @@ fn filetime_shows_the_newest_time_newest_first() {
     );
     assert!(!text.contains('█') && !text.contains('%'), "{text}");
 }
+
+#[test]
+fn file_types_group_files_by_extension() {
+    let env = TestEnv::new();
+    env.file("d/a.rs", 50_000)
+        .file("d/sub/b.rs", 30_000)
+        .file("d/sub/c.log", 60_000);
+    env.file("d/notes.txt", 9_000)
+        .file("d/Makefile", 5_000)
+        .file("d/.bashrc", 3_000);
+    env.file("d/x.tar.gz", 20_000);
+    env.hardlink("d/a.rs", "d/sub/a-again.rs"); // counted once
+    let b = |rel: &str| blocks_bytes(&env.path(rel));
+    let v = env.json(["-t", "d"]);
+    assert_eq!(name(&v), "(total)");
+    let groups = child_sizes(&v);
+    let want = vec![
+        (".rs".to_string(), b("d/a.rs") + b("d/sub/b.rs")),
+        (".log".to_string(), b("d/sub/c.log")),
+        (".gz".to_string(), b("d/x.tar.gz")),
+        (".txt".to_string(), b("d/notes.txt")),
+        (
+            "(no extension)".to_string(),
+            b("d/Makefile") + b("d/.bashrc"),
+        ),
+    ];
+    let mut sorted = want.clone();
+    sorted.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    assert_eq!(groups, sorted, "biggest first");
+    assert_eq!(
+        size(&v),
+        want.iter().map(|g| g.1).sum::<u64>(),
+        "files only"
+    );
+    // -n 3: the two biggest, then the rest
+    let v = env.json(["-t", "-n", "3", "d"]);
+    let groups = child_sizes(&v);
+    assert_eq!(groups.len(), 3);
+    assert_eq!(groups[..2], sorted[..2]);
+    assert_eq!(groups[2].0, "(others)");
+    assert_eq!(groups[2].1, sorted[2..].iter().map(|g| g.1).sum::<u64>());
+    // -f: files per kind
+    let v = env.json(["-t", "-f", "d"]);
+    assert_eq!(size(child(&v, ".rs")), 2);
+    assert_eq!(size(child(&v, "(no extension)")), 2);
+    assert_eq!(size(&v), 7);
+    // with a filter, only what it counts
+    let v = env.json(["-t", "-e", "sub", "d"]);
+    let names: Vec<&str> = children(&v).iter().map(name).collect();
+    assert_eq!(names, [".log", ".rs"]);
+    // the text view
+    let text = String::from_utf8(env.stdout_ok(["-t", "-w", "80", "d"])).expect("utf-8");
+    assert!(
+        text.lines().last().is_some_and(|l| l.contains("(total)")),
+        "{text}"
+    );
+    assert!(
+        text.contains(" .log ") && text.contains(" (no extension)"),
+        "{text}"
+    );
+}
