@@ -37,6 +37,8 @@ fn view_options(lines: usize) -> ViewOptions {
         collapse: (Vec::new(), Vec::new()),
         filetime: None,
         file_types: false,
+        screen_reader: false,
+        dim: false,
     }
 }
 

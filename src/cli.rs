@@ -213,6 +213,15 @@ pub struct Cli {
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
 
+    /// For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars
+    /// (-p adds full paths)
+    #[arg(short = 'R', long = "screen-reader")]
+    pub screen_reader: bool,
+
+    /// Draw the tree guides and bars faint, so names and sizes stand out (with colours)
+    #[arg(long = "dim")]
+    pub dim: bool,
+
     /// Group the files by extension: the biggest kinds, then the rest as (others)
     #[arg(short = 't', long = "file-types")]
     pub file_types: bool,

@@ -168,6 +168,10 @@ pub struct ViewOptions {
     pub json: bool,
     pub width: usize,
     pub skip_total: bool,
+    /// `-R`: plain columns (name, depth, size, percent) for screen readers.
+    pub screen_reader: bool,
+    /// `--dim`: tree guides and bars faint when colouring.
+    pub dim: bool,
     /// `-t`: files grouped by extension instead of the tree.
     pub file_types: bool,
     /// `-m`: which time the sizes are (the walk keeps access and change times for it).
@@ -454,6 +458,8 @@ impl Config {
                 collapse: (collapse_names, collapse_paths),
                 filetime,
                 file_types: cli.file_types,
+                screen_reader: cli.screen_reader,
+                dim: cli.dim,
                 units,
                 to_terminal: stdout_tty,
             },

@@ -12,6 +12,9 @@ use crate::config::{SizeMode, ViewOptions};
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
 
+/// SGR faint, for `--dim`.
+const DIM: &str = "\x1b[2m";
+
 /// Columns taken by `│`, `│`, and ` 100%`.
 const BAR_FRAME: usize = 7;
 /// Narrower than this, bars say nothing: drop them.
@@ -38,6 +41,11 @@ impl BarsView<'_> {
             return Ok(());
         }
         let opts = self.opts;
+        if opts.screen_reader {
+            return super::reader::render_reader(tree, rows, self.mode, opts, out);
+        }
+        // --dim: guides and bars faint, so names and sizes stand out (colour only)
+        let dim = opts.dim && self.palette.is_some();
         let raw_invalid = !opts.to_terminal;
         let names: Vec<(Row, Vec<u8>)> = rows
             .iter()
@@ -100,7 +108,13 @@ impl BarsView<'_> {
             // the guides may take what the name leaves, but never more than half the column
             let prefix_room = label_w.saturating_sub(l.name.width).max(label_w / 2);
             let (prefix, prefix_w) = tree_prefix(&guides, l.row, flip, prefix_room);
+            if dim {
+                line.extend_from_slice(DIM.as_bytes());
+            }
             line.extend_from_slice(prefix.as_bytes());
+            if dim {
+                line.extend_from_slice(RESET.as_bytes());
+            }
             let (name, name_w) = truncate(&l.name, label_w.saturating_sub(prefix_w));
             let color = self
                 .palette
@@ -114,10 +128,17 @@ impl BarsView<'_> {
             }
             if show_bars {
                 line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
+                if dim {
+                    line.extend_from_slice(DIM.as_bytes());
+                }
                 line.extend_from_slice("│".as_bytes());
                 let bar = shaded_bar(size, &ancestors, total, bar_w, opts.bars_on_right);
                 line.extend_from_slice(bar.as_bytes());
-                write!(line, "│ {:>3}%", percent(size, total))?;
+                line.extend_from_slice("│".as_bytes());
+                if dim {
+                    line.extend_from_slice(RESET.as_bytes());
+                }
+                write!(line, " {:>3}%", percent(size, total))?;
             }
             line.push(b'\n');
             out_lines.push(line);

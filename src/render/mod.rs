@@ -4,3 +4,4 @@ pub mod bars;
 pub mod color;
 pub mod escape;
 pub mod json;
+pub mod reader;

@@ -350,3 +350,77 @@ fn file_types_group_files_by_extension() {
         "{text}"
     );
 }
+
+#[test]
+fn screen_reader_prints_plain_columns() {
+    let env = TestEnv::new();
+    env.file("d/a/x", 30_000)
+        .file("d/a/y", 10_000)
+        .file("d/b", 5_000);
+    let v = env.json(["d"]);
+    let text = String::from_utf8(env.stdout_ok(["-R", "-w", "80", "d"])).expect("utf-8");
+    for bad in ['│', '█', '├', '┌', '└'] {
+        assert!(!text.contains(bad), "{bad:?} in\n{text}");
+    }
+    // NAME DEPTH SIZE PCT%, root last (first with -r), names padded to one column
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 5, "{text}");
+    assert_eq!(
+        (rows[4][0], rows[4][1], rows[4][3]),
+        ("d", "0", "100%"),
+        "{text}"
+    );
+    assert_eq!(
+        rows[4][2],
+        hogs::units::format_size(
+            size(&v),
+            hogs::config::SizeMode::Disk,
+            hogs::config::UnitStyle::HumanIec
+        )
+    );
+    let depth_of = |n: &str| rows.iter().find(|r| r[0] == n).map(|r| r[1]);
+    assert_eq!(depth_of("a"), Some("1"));
+    assert_eq!(depth_of("x"), Some("2"));
+    let plain = String::from_utf8(env.stdout_ok(["-R", "-o", "b", "d"])).expect("utf-8");
+    let size_of = |n: &str| {
+        plain
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|r| r[0] == n)
+            .and_then(|r| r[2].parse::<u64>().ok())
+    };
+    assert_eq!(size_of("a"), Some(size(child(&v, "a"))));
+    assert_eq!(size_of("d"), Some(size(&v)));
+    // one column per field: the depths line up
+    let at: Vec<usize> = text
+        .lines()
+        .map(|l| l.find(|c: char| c.is_ascii_digit()).expect("a depth"))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] == w[1]), "{text}");
+    let reversed = String::from_utf8(env.stdout_ok(["-R", "-r", "d"])).expect("utf-8");
+    assert!(reversed.starts_with("d "), "{reversed}");
+}
+
+#[test]
+fn dim_draws_guides_and_bars_faint_only_in_colour() {
+    let env = TestEnv::new();
+    env.file("d/a/x", 30_000).file("d/b", 5_000);
+    let plain = env.stdout_ok(["-w", "60", "d"]);
+    assert_eq!(
+        env.stdout_ok(["--dim", "-w", "60", "d"]),
+        plain,
+        "no colour: no change"
+    );
+    let dim = String::from_utf8(env.stdout_ok(["-C", "--dim", "-w", "60", "d"])).expect("utf-8");
+    let bright = String::from_utf8(env.stdout_ok(["-C", "-w", "60", "d"])).expect("utf-8");
+    assert!(dim.contains("\x1b[2m") && !bright.contains("\x1b[2m"));
+    assert!(
+        dim.lines().all(|l| l.contains("\x1b[2m│")),
+        "bars framed faint:\n{dim}"
+    );
+    let strip = |s: &str| s.replace("\x1b[2m", "").replace("\x1b[0m", "");
+    assert_eq!(strip(&dim).lines().count(), strip(&bright).lines().count());
+}

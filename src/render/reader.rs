@@ -1,0 +1,71 @@
+//! `-R`: the tree as plain columns for screen readers, as dust lays them out: `NAME DEPTH
+//! SIZE PCT%`. No tree drawing, no bars, no colours: nothing a reader would spell out.
+
+use std::io::{self, Write};
+
+use super::escape::escape;
+use crate::config::{SizeMode, ViewOptions};
+use crate::tree::{Row, Tree};
+use crate::units::format_size;
+
+/// Writes `rows` (layout order, parents first) as screen-reader lines, in the order the bars
+/// view would print them (root last unless `-r`).
+pub fn render_reader(
+    tree: &Tree,
+    rows: &[Row],
+    mode: SizeMode,
+    opts: &ViewOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let total: u64 = rows
+        .iter()
+        .filter(|r| r.depth == 0)
+        .map(|r| tree.node(r.id).size(mode))
+        .sum();
+    let cells: Vec<(Vec<u8>, usize, String, u64)> = rows
+        .iter()
+        .map(|r| {
+            let raw = if opts.full_paths {
+                tree.path(r.id)
+            } else {
+                tree.name(r.id).to_vec()
+            };
+            let name = escape(&raw, !opts.to_terminal);
+            let size = tree.node(r.id).size(mode);
+            (
+                name.bytes.to_vec(),
+                name.width,
+                format_size(size, mode, opts.units),
+                size,
+            )
+        })
+        .collect();
+    let name_w = cells.iter().map(|c| c.1).max().unwrap_or(0);
+    let size_w = cells.iter().map(|c| c.2.len()).max().unwrap_or(0);
+    let mut lines: Vec<Vec<u8>> = rows
+        .iter()
+        .zip(&cells)
+        .map(|(row, (name, width, size, value))| {
+            let mut line = name.clone();
+            line.resize(line.len() + name_w - width, b' ');
+            let pct = if total == 0 {
+                0
+            } else {
+                (*value as u128 * 100 + total as u128 / 2) / total as u128
+            };
+            let pct = format!("{pct}%");
+            line.extend_from_slice(format!(" {} {size:>size_w$} {pct:>4}\n", row.depth).as_bytes());
+            line
+        })
+        .collect();
+    if !opts.reverse {
+        lines.reverse();
+    }
+    for l in lines {
+        out.write_all(&l)?;
+    }
+    Ok(())
+}
