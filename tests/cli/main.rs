@@ -7,6 +7,7 @@ mod config_file;
 mod dust_flags;
 mod errors;
 mod export;
+mod generated;
 mod identity;
 mod import;
 mod interop;
