@@ -4,7 +4,7 @@ use std::fs;
 use std::process::Command;
 use std::time::Duration;
 
-use super::{err_lines, have};
+use super::{err_lines, traced_opens};
 use crate::util::*;
 
 /// Case 1: an empty argument is reported, the valid ones around it still are scanned.
@@ -150,21 +150,9 @@ fn fifo_and_device_arguments_not_opened() {
     let v: serde_json::Value = serde_json::from_slice(&child.stdout).expect("JSON");
     assert_eq!(size(&v), 0, "FIFO and devices have no blocks: {v}");
     child.stdout.clear();
-    if !have("strace") {
-        eprintln!("skipped (second half): strace is not available");
+    let Some(trace) = traced_opens(&env, &["-P", "d/pipe", "/dev/null", "/dev/zero", "d"]) else {
         return;
-    }
-    let log = env.path("trace");
-    let out = Command::new("strace")
-        .args(["-f", "-e", "trace=open,openat,openat2", "-o"])
-        .arg(&log)
-        .arg(hogs_bin())
-        .args(["-P", "d/pipe", "/dev/null", "/dev/zero", "d"])
-        .current_dir(env.root())
-        .output()
-        .expect("run strace");
-    assert!(out.status.success(), "strace hogs: {out:?}");
-    let trace = fs::read_to_string(&log).expect("read trace");
+    };
     for l in trace.lines() {
         assert!(
             !(l.contains("pipe\"") || l.contains("/dev/null\"") || l.contains("/dev/zero\"")),

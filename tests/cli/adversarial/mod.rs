@@ -73,3 +73,47 @@ pub fn in_terminal(cwd: &std::path::Path, cmd: &str, env: &[(&str, &str)]) -> Op
     let out = c.output().expect("run script");
     Some(out.stdout)
 }
+
+/// The open calls of `hogs ARGS` as strace(1) logs them, or None (with the reason printed)
+/// when strace is missing.
+pub fn traced_opens(env: &crate::util::TestEnv, args: &[&str]) -> Option<String> {
+    if !have("strace") {
+        eprintln!("skipped (strace part): strace is not available");
+        return None;
+    }
+    let log = env.path("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=open,openat,openat2", "-o"])
+        .arg(&log)
+        .arg(crate::util::hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .output()
+        .expect("run strace");
+    assert!(out.status.code().is_some(), "strace hogs {args:?}: {out:?}");
+    Some(std::fs::read_to_string(&log).expect("read the strace log"))
+}
+
+/// Runs a bash `script` in a private mount namespace (`unshare -m`; as a user, `-rm`) in the
+/// test's directory, so its mounts vanish with it. False (with `what` and the reason printed
+/// as a skip) when this machine does not allow it.
+pub fn in_private_mounts(env: &crate::util::TestEnv, script: &str, what: &str) -> bool {
+    let ns: &[&str] = if crate::util::is_root() {
+        &["-m"]
+    } else {
+        &["-rm"]
+    };
+    let out = Command::new("unshare")
+        .args(ns)
+        .args(["--propagation", "private", "bash", "-c", script])
+        .current_dir(env.root())
+        .output()
+        .expect("run unshare");
+    if !out.status.success() {
+        eprintln!(
+            "skipped: cannot {what} in a private mount namespace here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    out.status.success()
+}

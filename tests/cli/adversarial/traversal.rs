@@ -5,7 +5,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{err_lines, have};
+use super::{err_lines, have, in_private_mounts, traced_opens};
 use crate::util::*;
 
 fn json_of(out: &std::process::Output) -> serde_json::Value {
@@ -246,16 +246,7 @@ umount mnt
         hogs = hogs_bin().display(),
         mkfs = mkfs
     );
-    let out = Command::new("unshare")
-        .args(["-m", "--propagation", "private", "bash", "-c", &script])
-        .current_dir(env.root())
-        .output()
-        .expect("run unshare");
-    if !out.status.success() {
-        eprintln!(
-            "skipped: could not mount an ext2 image here: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+    if !in_private_mounts(&env, &script, "mount an ext2 image") {
         return;
     }
     let hogs_out = fs::read_to_string(env.path("out.txt")).expect("out.txt");
@@ -497,19 +488,7 @@ du -sxB1 d > du.txt; du -sB1 d >> du.txt; du -sx --inodes d >> du.txt; du -sxb d
 "#,
         hogs = hogs_bin().display()
     );
-    // as root a plain mount namespace; otherwise a user namespace may allow it
-    let ns: &[&str] = if is_root() { &["-m"] } else { &["-rm"] };
-    let out = Command::new("unshare")
-        .args(ns)
-        .args(["--propagation", "private", "bash", "-c", &script])
-        .current_dir(env.root())
-        .output()
-        .expect("run unshare");
-    if !out.status.success() {
-        eprintln!(
-            "skipped: cannot mount a tmpfs in a new mount namespace here: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+    if !in_private_mounts(&env, &script, "mount a tmpfs") {
         return;
     }
     let read = |f: &str| -> serde_json::Value {
@@ -553,21 +532,10 @@ fn proc_is_stat_only() {
             assert!(l.starts_with("hogs: "), "{l}");
         }
     }
-    if !have("strace") {
-        eprintln!("skipped (second half): strace is not available");
+    let Some(trace) = traced_opens(&env, &["-P", "-T", "2", "/proc/self", "/proc/sys/kernel"])
+    else {
         return;
-    }
-    let log = env.path("trace");
-    let out = Command::new("strace")
-        .args(["-f", "-e", "trace=openat,open,openat2,read,pread64", "-o"])
-        .arg(&log)
-        .arg(hogs_bin())
-        .args(["-P", "-T", "2", "/proc/self", "/proc/sys/kernel"])
-        .current_dir(env.root())
-        .output()
-        .expect("run strace");
-    assert!(out.status.code().is_some(), "strace hogs: {out:?}");
-    let trace = fs::read_to_string(&log).expect("trace");
+    };
     for l in trace.lines() {
         // the walk's opens: relative to a directory fd, or the arguments themselves (the
         // runtime's own read of /proc/self/maps at startup is not part of the walk)
