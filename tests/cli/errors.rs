@@ -72,7 +72,7 @@ fn only_nonexistent_path() {
 #[test]
 fn unreadable_directory() {
     if is_root() && !have_setpriv() {
-        eprintln!("skipped: running as root and setpriv(1) is not available");
+        skip!("skipped: running as root and setpriv(1) is not available");
         return;
     }
     let env = TestEnv::new();
@@ -211,7 +211,7 @@ fn dev_full_case(env: &TestEnv, args: &[&str]) {
     let full = match OpenOptions::new().write(true).open("/dev/full") {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("skipped: cannot open /dev/full: {e}");
+            skip!("skipped: cannot open /dev/full: {e}");
             return;
         }
     };

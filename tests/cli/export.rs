@@ -281,7 +281,7 @@ fn export_marks_filtered_files_and_unreadable_entries() {
 #[test]
 fn export_marks_unreadable_directories() {
     if is_root() && !have_setpriv() {
-        eprintln!("skipped: running as root and setpriv(1) is not available");
+        skip!("skipped: running as root and setpriv(1) is not available");
         return;
     }
     let env = TestEnv::new();
@@ -411,7 +411,7 @@ fn export_to_a_full_disk_fails_naming_the_file() {
         .open("/dev/full")
         .is_err()
     {
-        eprintln!("skipped: cannot open /dev/full");
+        skip!("skipped: cannot open /dev/full");
         return;
     }
     let out = env.run(["-O", "/dev/full", "d"]);

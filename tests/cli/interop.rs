@@ -15,7 +15,7 @@ fn tool(name: &str, version_flag: &str) -> Option<String> {
             Some(text.lines().next().unwrap_or("").trim().to_owned())
         }
         _ => {
-            eprintln!("skipped: {name} is not installed (.ci/run installs it)");
+            skip!("skipped: {name} is not installed (.ci/run installs it)");
             None
         }
     }
@@ -266,7 +266,7 @@ fn unreadable_directories_are_written_as_ncdu_writes_them() {
         return;
     };
     if is_root() && !have_setpriv() {
-        eprintln!("skipped: running as root and setpriv(1) is not available");
+        skip!("skipped: running as root and setpriv(1) is not available");
         return;
     }
     let env = TestEnv::new();

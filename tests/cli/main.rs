@@ -1,5 +1,14 @@
 //! Integration tests of the `hogs` binary. GNU du is the oracle for every size.
 
+/// Says why a test did not run, past the test harness's capture (which hides `eprintln!` of
+/// passing tests): a skipped case is never silent, in a terminal or in CI's log.
+macro_rules! skip {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod util;
 
 mod adversarial;

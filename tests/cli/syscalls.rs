@@ -23,7 +23,7 @@ fn stat_calls(env: &TestEnv, args: &[&str]) -> Option<u64> {
         .output()
         .ok()?;
     if !out.status.success() {
-        eprintln!(
+        skip!(
             "skipped: strace failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
@@ -56,7 +56,7 @@ fn tree(env: &TestEnv) {
 #[test]
 fn filecount_stats_directories_not_entries() {
     if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("skipped: strace is not installed");
+        skip!("skipped: strace is not installed");
         return;
     }
     let env = TestEnv::new();

@@ -587,7 +587,7 @@ pub fn mount_tmpfs(dir: &Path) -> Option<Mount> {
             .status()
             .is_ok_and(|s| s.success());
     if !ok {
-        eprintln!("skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)");
+        skip!("skipped: cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)");
         return None;
     }
     Some(Mount(dir.to_owned()))

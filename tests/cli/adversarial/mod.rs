@@ -57,7 +57,7 @@ pub fn err_lines(out: &Output) -> Vec<String> {
 /// (stdout and stderr both go to the terminal).
 pub fn in_terminal(cwd: &std::path::Path, cmd: &str, env: &[(&str, &str)]) -> Option<Vec<u8>> {
     if !have("script") {
-        eprintln!("skipped: script(1) is not available for a pseudo-terminal");
+        skip!("skipped: script(1) is not available for a pseudo-terminal");
         return None;
     }
     let mut c = Command::new("script");
@@ -78,7 +78,7 @@ pub fn in_terminal(cwd: &std::path::Path, cmd: &str, env: &[(&str, &str)]) -> Op
 /// when strace is missing.
 pub fn traced_opens(env: &crate::util::TestEnv, args: &[&str]) -> Option<String> {
     if !have("strace") {
-        eprintln!("skipped (strace part): strace is not available");
+        skip!("skipped (strace part): strace is not available");
         return None;
     }
     let log = env.path("trace");
@@ -110,7 +110,7 @@ pub fn in_private_mounts(env: &crate::util::TestEnv, script: &str, what: &str) -
         .output()
         .expect("run unshare");
     if !out.status.success() {
-        eprintln!(
+        skip!(
             "skipped: cannot {what} in a private mount namespace here: {}",
             String::from_utf8_lossy(&out.stderr).trim()
         );

@@ -25,7 +25,7 @@ fn json_of(out: &std::process::Output) -> serde_json::Value {
 #[test]
 fn read_without_search_permission() {
     if is_root() && !have_setpriv() {
-        eprintln!("skipped: running as root and setpriv(1) is not available");
+        skip!("skipped: running as root and setpriv(1) is not available");
         return;
     }
     let env = TestEnv::new();
@@ -224,7 +224,7 @@ fn dt_unknown_filesystem() {
         .into_iter()
         .find(|p| std::path::Path::new(p).exists());
     let (true, true, Some(mkfs)) = (is_root(), have("unshare"), mkfs) else {
-        eprintln!("skipped: needs root, unshare(1) and mkfs.ext2 to mount a DT_UNKNOWN filesystem");
+        skip!("skipped: needs root, unshare(1) and mkfs.ext2 to mount a DT_UNKNOWN filesystem");
         return;
     };
     let env = TestEnv::new();
@@ -278,7 +278,7 @@ umount mnt
 #[test]
 fn million_entries_one_directory() {
     if !std::path::Path::new("/usr/bin/time").exists() {
-        eprintln!("skipped: /usr/bin/time (GNU time) is not available to measure peak memory");
+        skip!("skipped: /usr/bin/time (GNU time) is not available to measure peak memory");
         return;
     }
     const N: usize = 1_000_000;
@@ -352,7 +352,7 @@ fn wide_and_deep(env: &TestEnv) {
 #[test]
 fn few_file_descriptors() {
     if !have("prlimit") {
-        eprintln!("skipped: prlimit(1) is not available");
+        skip!("skipped: prlimit(1) is not available");
         return;
     }
     let mut env = TestEnv::new();
@@ -384,7 +384,7 @@ fn few_file_descriptors() {
 #[test]
 fn many_arguments() {
     if !have("prlimit") {
-        eprintln!("skipped: prlimit(1) is not available");
+        skip!("skipped: prlimit(1) is not available");
         return;
     }
     let env = TestEnv::new();
@@ -470,7 +470,7 @@ fn thread_count_never_changes_output() {
 #[test]
 fn one_filesystem_with_a_tmpfs_mount() {
     if !have("unshare") {
-        eprintln!("skipped: unshare(1) is not available");
+        skip!("skipped: unshare(1) is not available");
         return;
     }
     let env = TestEnv::new();
@@ -515,7 +515,7 @@ du -sxB1 d > du.txt; du -sB1 d >> du.txt; du -sx --inodes d >> du.txt; du -sxb d
 #[test]
 fn proc_is_stat_only() {
     if !std::path::Path::new("/proc/self/status").exists() {
-        eprintln!("skipped: no /proc");
+        skip!("skipped: no /proc");
         return;
     }
     // a short-lived process per iteration keeps pids vanishing under the walk

@@ -104,7 +104,7 @@ fn wait_for_file(p: &Path) -> String {
 #[test]
 fn in_a_real_terminal_marked_files_are_deleted_after_confirming_and_trash_works() {
     if !Tmux::available() {
-        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
         return;
     }
     let env = TestEnv::new();
@@ -171,7 +171,7 @@ fn in_a_real_terminal_marked_files_are_deleted_after_confirming_and_trash_works(
 #[test]
 fn sigterm_ends_the_view_and_gives_the_terminal_back() {
     if !Tmux::available() {
-        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
         return;
     }
     let env = TestEnv::new();
