@@ -297,6 +297,16 @@ pub struct Cli {
     #[arg(long = "import", value_name = "FILE", conflicts_with = "paths")]
     pub import: Option<OsString>,
 
+    /// Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank,
+    /// appeared or went. The new scan is PATH, or another export: a PATH that is a regular file,
+    /// or --import FILE
+    #[arg(long = "diff", value_name = "OLD")]
+    pub diff: Option<OsString>,
+
+    /// With --diff: compare even when the two scans are of different directories
+    #[arg(long = "diff-root-any", requires = "diff")]
+    pub diff_root_any: bool,
+
     /// `hogs i`: turn deleting (d, t) off
     #[arg(long = "no-delete")]
     pub no_delete: bool,

@@ -3,7 +3,7 @@
 //! All decisions that depend on the environment (is stdout a terminal, how wide is it, is
 //! `NO_COLOR` set) are taken here once, so renderers are pure functions of (tree, Config).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 
 use regex::bytes::Regex;
@@ -192,6 +192,15 @@ pub struct ExportTarget {
     pub extended: bool,
 }
 
+/// `--diff`: compare with an earlier scan.
+#[derive(Clone, Debug)]
+pub struct DiffOptions {
+    /// The earlier scan: an ncdu-format export (`-`: stdin).
+    pub old: OsString,
+    /// Compare even when the two scans are of different directories (`--diff-root-any`).
+    pub root_any: bool,
+}
+
 /// Settings of the interactive view (`hogs i`).
 #[derive(Clone, Debug, Default)]
 pub struct Interactive {
@@ -216,6 +225,9 @@ pub struct Config {
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
     pub import: Option<OsString>,
+    /// Show what changed since this earlier scan instead of the scan itself. The new scan is
+    /// `paths[0]` walked, or [`Config::import`].
+    pub diff: Option<DiffOptions>,
     /// `-S` was given: it does nothing, and `run` says so once.
     pub stack_size_ignored: bool,
     /// `Some`: run the interactive view instead of printing.
@@ -402,6 +414,29 @@ impl Config {
                 "--export writes one directory: give a single path".into(),
             ));
         }
+        let mut import = cli.import;
+        let diff = match cli.diff {
+            None => None,
+            Some(old) => {
+                let clash = if export.is_some() {
+                    Some("--export")
+                } else if cli.only_file {
+                    Some("--only-file")
+                } else if !cli.collapse.is_empty() {
+                    Some("--collapse")
+                } else {
+                    None
+                };
+                if let Some(flag) = clash {
+                    return Err(ConfigError(format!("{flag} does not apply to --diff")));
+                }
+                new_scan_of_diff(&old, &mut paths, &mut import)?;
+                Some(DiffOptions {
+                    old,
+                    root_any: cli.diff_root_any,
+                })
+            }
+        };
 
         let units = match cli.output_format {
             None => UnitStyle::HumanIec,
@@ -465,7 +500,8 @@ impl Config {
             },
             progress: !cli.no_progress && std::io::stderr().is_terminal(),
             export,
-            import: cli.import,
+            import,
+            diff,
             stack_size_ignored: cli.stack_size.is_some(),
             interactive,
         })
@@ -491,6 +527,33 @@ fn names_and_paths(values: &[OsString], flag: &str) -> Result<NamesAndPaths, Con
         }
     }
     Ok((names, paths))
+}
+
+/// Decides where the new side of `--diff OLD` comes from. A PATH that is a regular file is
+/// another export: the top of an export is always a directory, so a scan of a lone file could
+/// never be compared with one, and telling the two apart by the file type needs no guess at
+/// its contents. Two exports can also be given as `--diff OLD --import NEW` (NEW may be `-`).
+fn new_scan_of_diff(
+    old: &OsString,
+    paths: &mut Vec<OsString>,
+    import: &mut Option<OsString>,
+) -> Result<(), ConfigError> {
+    if import.is_none() {
+        if paths.len() != 1 {
+            return Err(ConfigError(
+                "--diff compares one directory: give a single path".into(),
+            ));
+        }
+        if std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()) {
+            *import = Some(paths.remove(0));
+        }
+    }
+    if import.as_deref() == Some(OsStr::new("-")) && old == "-" {
+        return Err(ConfigError(
+            "--diff: the old and the new scan cannot both come from stdin".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Walker threads for `cores` CPUs: (warm, cold). With the metadata in the page cache a walk

@@ -28,6 +28,8 @@ const NOT_KEYS: &[&str] = &[
     "import",
     "export",
     "export-extended",
+    "diff",
+    "diff-root-any",
     // what to scan is given per run, not a standing setting
     "files-from",
     "files0-from",

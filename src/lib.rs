@@ -5,6 +5,7 @@
 
 pub mod arg_files;
 pub mod cli;
+mod compare;
 pub mod config;
 pub mod config_file;
 pub mod diff;
@@ -36,6 +37,9 @@ pub fn run(config: &Config) -> ExitStatus {
             io::stderr(),
             "hogs: note: --stack-size is ignored (the walk does not recurse: no big stack needed)"
         );
+    }
+    if let Some(diff) = &config.diff {
+        return compare::run(config, diff);
     }
     let mut export_out = match &config.export {
         None => None,
@@ -118,7 +122,7 @@ pub fn run(config: &Config) -> ExitStatus {
 }
 
 /// Walks the configured paths, with a progress line on a terminal.
-fn scan_with_progress(config: &Config) -> walk::Scan {
+pub(crate) fn scan_with_progress(config: &Config) -> walk::Scan {
     let counters = walk::Progress::default();
     std::thread::scope(|s| {
         let line = config
@@ -133,14 +137,14 @@ fn scan_with_progress(config: &Config) -> walk::Scan {
 }
 
 /// The text of an I/O error, without std's " (os error N)" suffix.
-fn io_cause(e: &io::Error) -> String {
+pub(crate) fn io_cause(e: &io::Error) -> String {
     e.raw_os_error()
         .map_or_else(|| e.to_string(), walk::sys::describe)
 }
 
 /// What a failed write means for the exit status (a closed pipe is not a failure: `hogs |
 /// head` has what it wanted).
-fn write_status(written: io::Result<()>, file: Option<&std::ffi::OsStr>) -> ExitStatus {
+pub(crate) fn write_status(written: io::Result<()>, file: Option<&std::ffi::OsStr>) -> ExitStatus {
     match written {
         Ok(()) => ExitStatus::Success,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitStatus::Success,

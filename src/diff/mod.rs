@@ -34,10 +34,10 @@ pub enum Entry {
 /// What happened to an entry between the two scans.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
-    /// Same sizes and entry count, and nothing below it changed.
+    /// The same size (in the compared mode), and nothing below it changed.
     Same,
-    /// There in both; its sizes or count differ, or something below it changed (a rename
-    /// inside leaves the totals alone but is a change).
+    /// There in both; its size differs, or something below it changed (a rename inside
+    /// leaves the totals alone but is a change).
     Changed,
     /// Only in the new scan.
     Added,
@@ -78,7 +78,7 @@ impl Bits {
 
 /// Which node of one tree is which node of the other, and what changed. Owns no tree: pair it
 /// with the two it was built from through [`Matching::with`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Matching {
     /// For every node of the new tree, its old counterpart or [`NONE`].
     old_of: Vec<NodeId>,
@@ -87,6 +87,7 @@ pub struct Matching {
     /// Matched new nodes whose own totals differ from the old, or with a change below.
     changed: Bits,
     new_root: NodeId,
+    mode: SizeMode,
 }
 
 /// Whether an entry takes part in a comparison: deleted entries (the interactive view) are
@@ -103,20 +104,24 @@ fn same_kind(a: &Node, b: &Node) -> bool {
     (a.kind() == EntryKind::Dir) == (b.kind() == EntryKind::Dir)
 }
 
-fn totals_differ(a: &Node, b: &Node) -> bool {
-    a.disk != b.disk || a.apparent != b.apparent || a.entries != b.entries
-}
-
 impl Matching {
     /// Matches the subtree at `new_root` of `new` with the one at `old_root` of `old`. The two
     /// roots are paired whatever their names (whether they should be is the caller's call).
-    /// Both trees must be finished ([`Tree::finish`]): totals are compared.
-    pub fn new(old: &Tree, old_root: NodeId, new: &Tree, new_root: NodeId) -> Matching {
+    /// Both trees must be finished ([`Tree::finish`]): totals in `mode` are compared (only
+    /// what the mode measures: a walk with -f never read the sizes of files).
+    pub fn new(
+        old: &Tree,
+        old_root: NodeId,
+        new: &Tree,
+        new_root: NodeId,
+        mode: SizeMode,
+    ) -> Matching {
         let mut m = Matching {
             old_of: vec![NONE; new.len()],
             new_of: vec![NONE; old.len()],
             changed: Bits::new(new.len()),
             new_root,
+            mode,
         };
         let mut old_names: FxHashMap<&[u8], NodeId> = FxHashMap::default();
         // matched directory pairs in the order they were matched (parents first): walked
@@ -189,7 +194,7 @@ impl Matching {
     fn pair(&mut self, n: NodeId, o: NodeId, old: &Tree, new: &Tree) {
         self.old_of[n as usize] = o;
         self.new_of[o as usize] = n;
-        if totals_differ(new.node(n), old.node(o)) {
+        if new.node(n).size(self.mode) != old.node(o).size(self.mode) {
             self.changed.set(n);
             // a file's change shows in its directory; a directory carries its own up later
             if !new.node(n).is_dir() && n != self.new_root {
@@ -250,19 +255,24 @@ impl<'a> Diff<'a> {
         }
     }
 
-    /// Size before, in `mode` (0 when it was not there: [`Diff::status`] says which).
-    pub fn old_size(&self, e: Entry, mode: SizeMode) -> u64 {
-        self.old_node(e).map_or(0, |n| n.size(mode))
+    /// What sizes mean here: the mode the scans were compared in.
+    pub fn mode(&self) -> SizeMode {
+        self.matching.mode
     }
 
-    /// Size now, in `mode` (0 when it is gone).
-    pub fn new_size(&self, e: Entry, mode: SizeMode) -> u64 {
-        self.new_node(e).map_or(0, |n| n.size(mode))
+    /// Size before (0 when it was not there: [`Diff::status`] says which).
+    pub fn old_size(&self, e: Entry) -> u64 {
+        self.old_node(e).map_or(0, |n| n.size(self.mode()))
+    }
+
+    /// Size now (0 when it is gone).
+    pub fn new_size(&self, e: Entry) -> u64 {
+        self.new_node(e).map_or(0, |n| n.size(self.mode()))
     }
 
     /// New size minus old size.
-    pub fn delta(&self, e: Entry, mode: SizeMode) -> i128 {
-        i128::from(self.new_size(e, mode)) - i128::from(self.old_size(e, mode))
+    pub fn delta(&self, e: Entry) -> i128 {
+        i128::from(self.new_size(e)) - i128::from(self.old_size(e))
     }
 
     /// The entry's name; the top's is the new scan's root name.

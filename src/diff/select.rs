@@ -11,12 +11,10 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashMap;
 
 use super::{Diff, Entry, Status};
-use crate::config::SizeMode;
 
 /// What decides whether an entry of a comparison may be shown.
 #[derive(Clone, Debug)]
 pub struct DiffSelection {
-    pub mode: SizeMode,
     /// At most this many rows.
     pub max_rows: usize,
     /// Deepest level shown below the top (0: only the top).
@@ -44,16 +42,16 @@ impl DiffSelection {
         if d.status(e) == Status::Same || self.only_dirs && !d.is_dir(e) {
             return false;
         }
-        if self.hide_empty && d.old_size(e, self.mode) == 0 && d.new_size(e, self.mode) == 0 {
+        if self.hide_empty && d.old_size(e) == 0 && d.new_size(e) == 0 {
             return false;
         }
         self.min_change
-            .is_none_or(|m| d.delta(e, self.mode).unsigned_abs() >= u128::from(m))
+            .is_none_or(|m| d.delta(e).unsigned_abs() >= u128::from(m))
     }
 
     /// Display order: bigger change first, ties by path.
     pub fn order(&self, d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
-        let size = |e| d.delta(e, self.mode).unsigned_abs();
+        let size = |e| d.delta(e).unsigned_abs();
         size(b).cmp(&size(a)).then_with(|| path_order(d, a, b))
     }
 }
@@ -147,7 +145,7 @@ pub fn select_diff_rows(d: &Diff<'_>, sel: &DiffSelection) -> Vec<DiffRow> {
             kids.truncate(budget);
         }
         heap.extend(kids.drain(..).map(|c| {
-            let change = d.delta(c, sel.mode).unsigned_abs();
+            let change = d.delta(c).unsigned_abs();
             (
                 Ranked {
                     change,

@@ -59,7 +59,7 @@ fn tree(root: &str, spec: &[(&str, u64)]) -> Tree {
 }
 
 fn matching(old: &Tree, new: &Tree) -> Matching {
-    Matching::new(old, 1, new, 1)
+    Matching::new(old, 1, new, 1, SizeMode::Disk)
 }
 
 /// Every entry below the top: relative path → (status, old, new) in disk bytes.
@@ -72,11 +72,7 @@ fn facts(d: &Diff<'_>) -> BTreeMap<String, (Status, u64, u64)> {
             Status::Removed => format!("{path} (removed)"),
             _ => path,
         };
-        let fact = (
-            d.status(e),
-            d.old_size(e, SizeMode::Disk),
-            d.new_size(e, SizeMode::Disk),
-        );
+        let fact = (d.status(e), d.old_size(e), d.new_size(e));
         assert!(out.insert(key.clone(), fact).is_none(), "{key} twice");
         stack.extend(d.children(e));
     }
@@ -95,7 +91,7 @@ fn identical_scans_are_the_same_everywhere() {
         f.values().all(|(s, o, n)| *s == Status::Same && o == n),
         "{f:?}"
     );
-    assert_eq!(d.delta(d.top(), SizeMode::Disk), 0);
+    assert_eq!(d.delta(d.top()), 0);
 }
 
 #[test]
@@ -165,10 +161,18 @@ fn every_kind_of_change_is_found() {
     assert_eq!(f, want);
     let top = d.top();
     assert_eq!(
-        d.delta(top, SizeMode::Disk),
+        d.delta(top),
         i128::from(new.node(1).disk) - i128::from(old.node(1).disk)
     );
-    assert_eq!(d.delta(top, SizeMode::Count), 11 - 12);
+
+    // counting entries, a file that only changed size is the same
+    let m = Matching::new(&old, 1, &new, 1, SizeMode::Count);
+    let d = m.with(&old, &new);
+    assert_eq!(d.delta(d.top()), 11 - 12);
+    let f = facts(&d);
+    assert_eq!(f["grow"].0, Same);
+    assert_eq!(f["other"].0, Same);
+    assert_eq!(f["d"].0, Changed);
 }
 
 #[test]
@@ -178,7 +182,7 @@ fn a_rename_inside_changes_the_directory_but_not_its_totals() {
     let m = matching(&old, &new);
     let d = m.with(&old, &new);
     let dir = Entry::New(new.node(1).first_child);
-    assert_eq!(d.delta(dir, SizeMode::Disk), 0);
+    assert_eq!(d.delta(dir), 0);
     assert_eq!(d.status(dir), Status::Changed);
     assert_eq!(d.status(d.top()), Status::Changed);
 }
@@ -285,7 +289,7 @@ fn a_chain_20000_deep_is_matched_without_recursion() {
     let mut seen = 0;
     loop {
         assert_eq!(d.status(e), Status::Changed);
-        assert_eq!(d.delta(e, SizeMode::Disk), 1);
+        assert_eq!(d.delta(e), 1);
         match d.children(e).as_slice() {
             [c] => e = *c,
             [] => break,
@@ -295,7 +299,6 @@ fn a_chain_20000_deep_is_matched_without_recursion() {
     }
     assert_eq!(seen, depth + 1);
     let sel = DiffSelection {
-        mode: SizeMode::Disk,
         max_rows: 50,
         max_depth: None,
         min_change: None,
@@ -319,7 +322,6 @@ fn rows_come_biggest_change_first_and_skip_the_unchanged() {
     let m = matching(&old, &new);
     let d = m.with(&old, &new);
     let mut sel = DiffSelection {
-        mode: SizeMode::Disk,
         max_rows: 100,
         max_depth: None,
         min_change: None,

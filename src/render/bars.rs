@@ -107,7 +107,8 @@ impl BarsView<'_> {
             write!(line, "{:>w$} ", l.size, w = size_w)?;
             // the guides may take what the name leaves, but never more than half the column
             let prefix_room = label_w.saturating_sub(l.name.width).max(label_w / 2);
-            let (prefix, prefix_w) = tree_prefix(&guides, l.row, flip, prefix_room);
+            let (prefix, prefix_w) =
+                tree_prefix(&guides, (l.row.last, l.row.has_children), flip, prefix_room);
             if dim {
                 line.extend_from_slice(DIM.as_bytes());
             }
@@ -165,13 +166,20 @@ fn percent(size: u64, total: u64) -> u64 {
 
 /// `│ │ ├─┬ ` for a row, in at most `max_w` columns: when the tree is deeper than that, the
 /// outer guides are elided with `…` so the name stays visible.
-fn tree_prefix(guides: &[bool], row: Row, flip: bool, max_w: usize) -> (String, usize) {
-    let connector = match (row.last, flip) {
+/// `shape` is (no later sibling shown, children shown).
+pub(crate) fn tree_prefix(
+    guides: &[bool],
+    shape: (bool, bool),
+    flip: bool,
+    max_w: usize,
+) -> (String, usize) {
+    let (last, has_children) = shape;
+    let connector = match (last, flip) {
         (true, false) => "└─",
         (true, true) => "┌─",
         (false, _) => "├─",
     };
-    let tail = match (row.has_children, flip) {
+    let tail = match (has_children, flip) {
         (true, false) => "┬ ",
         (true, true) => "┴ ",
         (false, _) => "─ ",
@@ -258,12 +266,7 @@ mod tests {
 
     #[test]
     fn prefixes_match_dust() {
-        let row = |last, has_children| Row {
-            id: 1,
-            depth: 0,
-            last,
-            has_children,
-        };
+        let row = |last, has_children| (last, has_children);
         assert_eq!(tree_prefix(&[], row(true, true), true, 80).0, "┌─┴ ");
         assert_eq!(
             tree_prefix(&[false], row(true, false), true, 80).0,

@@ -35,12 +35,10 @@ fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")
 }
 
-fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> io::Result<()> {
-    let n = tree.node(id);
-    let name = tree.name(id);
-    out.write_all(b"{\"name\":")?;
-    let text = String::from_utf8_lossy(name);
-    write_str(out, &text)?;
+/// `"name":"…"`, and `,"name_bytes":[…]` when the name is not UTF-8.
+pub(crate) fn write_name(out: &mut dyn Write, name: &[u8]) -> io::Result<()> {
+    out.write_all(b"\"name\":")?;
+    write_str(out, &String::from_utf8_lossy(name))?;
     if std::str::from_utf8(name).is_err() {
         out.write_all(b",\"name_bytes\":[")?;
         for (i, b) in name.iter().enumerate() {
@@ -48,6 +46,13 @@ fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> i
         }
         out.write_all(b"]")?;
     }
+    Ok(())
+}
+
+fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> io::Result<()> {
+    let n = tree.node(id);
+    out.write_all(b"{")?;
+    write_name(out, tree.name(id))?;
     let kind = if id == crate::tree::TOTAL {
         EntryKind::Dir
     } else {

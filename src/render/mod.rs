@@ -2,6 +2,8 @@
 
 pub mod bars;
 pub mod color;
+pub mod diff;
+pub mod diff_json;
 pub mod escape;
 pub mod json;
 pub mod reader;

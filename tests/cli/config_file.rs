@@ -282,6 +282,8 @@ fn every_long_flag_is_a_documented_config_key() {
         "import",
         "export",
         "export-extended",
+        "diff",
+        "diff-root-any",
         "files-from",
         "files0-from",
         "stack-size",

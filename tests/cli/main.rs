@@ -13,6 +13,7 @@ mod util;
 
 mod adversarial;
 mod config_file;
+mod diff;
 mod dust_flags;
 mod errors;
 mod export;
