@@ -57,6 +57,10 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
             show(&new_name),
         ));
     }
+    let mut old = old;
+    // filters see one spelling of every path: the new scan's
+    let shown_name = new.tree.name(new_root).to_vec();
+    old.tree.set_root_name(old_root, shown_name);
     let old = prepare(old, config);
     let new = prepare(new, config);
     let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
@@ -89,14 +93,14 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
     status
 }
 
-/// Totals for the comparison, without what no view of it reads: identities, link counts and
-/// owners (16 bytes and more an entry, in two trees at once).
+/// Totals for the comparison, without what no view of it reads: identities, link counts,
+/// owners and times (16 bytes and more an entry, in two trees at once).
 fn prepare(scan: Scan, config: &Config) -> Tree {
     let mut tree = scan.tree;
+    tree.apply_filters(&config.filters); // time filters read the extra times
     tree.identity = Vec::new();
     tree.links = Default::default();
-    tree.owners = Vec::new();
-    tree.apply_filters(&config.filters);
+    tree.extra = Vec::new();
     tree.finish();
     tree
 }

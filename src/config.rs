@@ -424,6 +424,12 @@ impl Config {
                     Some("--only-file")
                 } else if !cli.collapse.is_empty() {
                     Some("--collapse")
+                } else if cli.file_types {
+                    Some("--file-types")
+                } else if cli.filetime.is_some() {
+                    Some("--filetime") // a newest time has no change to show
+                } else if cli.screen_reader {
+                    Some("--screen-reader")
                 } else {
                     None
                 };

@@ -225,6 +225,14 @@ impl Tree {
         &self.names[off..off + len]
     }
 
+    /// Renames a scanned root: a comparison spells both scans' paths the same way, so that
+    /// -e and -v see the same paths in each.
+    pub fn set_root_name(&mut self, id: NodeId, name: Vec<u8>) {
+        if self.is_root(id) {
+            self.root_names[id as usize - 1] = name;
+        }
+    }
+
     /// Full path from the scanned root as typed: `root/a/b`. Built on demand by walking parents.
     pub fn path_into(&self, id: NodeId, out: &mut Vec<u8>) {
         out.clear();

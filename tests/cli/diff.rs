@@ -361,6 +361,10 @@ fn depth_lines_min_change_and_filters_apply() {
     assert_eq!(field_u64(&v, "old"), 10_000);
     assert_eq!(field_u64(&v, "new"), 300_000);
     assert_eq!(children(&v).len(), 1, "only d/a, which holds the file: {v}");
+    // a regex sees the same path in both scans (the export recorded an absolute one)
+    let v = env.json(["--diff", "old.json", "d", "-e", "^d/a/", "-s"]);
+    assert_eq!(field_u64(&v, "old"), 10_000);
+    assert_eq!(field_u64(&v, "new"), 300_000 + 70_000);
     // -v: everything but the file that grew
     let v = env.json(["--diff", "old.json", "d", "-v", "grow", "-s"]);
     assert!(find_node(&v, "grow").is_none());
