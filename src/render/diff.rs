@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn bars_grow_right_and_shrink_left_of_the_middle() {
         assert_eq!(change_bar(100, 100, 10), "     █████");
-        assert_eq!(change_bar(-50, 100, 10), "   ▒▒     ");
+        assert_eq!(change_bar(-40, 100, 10), "   ▒▒     ");
         assert_eq!(change_bar(1, 1000, 10), "     █    ");
         assert_eq!(change_bar(0, 1000, 10), "          ");
         assert_eq!(change_bar(0, 0, 4), "    ");
