@@ -294,7 +294,7 @@ pub struct Cli {
 
     /// Show a scan saved in ncdu's JSON export format (hogs -O, ncdu -o, gdu -o) instead of
     /// scanning ('-' for stdin)
-    #[arg(long = "import", value_name = "FILE", conflicts_with = "paths")]
+    #[arg(long = "import", value_name = "FILE")]
     pub import: Option<OsString>,
 
     /// Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank,

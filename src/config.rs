@@ -285,9 +285,6 @@ impl Config {
         );
         let interactive = if interactive {
             cli.paths.remove(0);
-            if cli.paths.is_empty() {
-                cli.paths.push(".".into());
-            }
             Some(Interactive {
                 no_delete: cli.no_delete,
                 print_marked: cli.print_marked,
@@ -394,6 +391,12 @@ impl Config {
             extended: cli.export_extended,
         });
         let listed = cli.files_from.is_some() || cli.files0_from.is_some();
+        // `hogs i --import F` is fine: the `i` names the view, not a path
+        if cli.import.is_some() && (!cli.paths.is_empty() || listed) {
+            return Err(ConfigError(
+                "--import shows a saved scan: no PATH (nor --files-from) goes with it".into(),
+            ));
+        }
         let mut paths = cli.paths;
         if let Some(f) = &cli.files_from {
             paths.extend(arg_files::paths_from_lines(f)?);

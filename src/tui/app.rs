@@ -103,6 +103,14 @@ impl App {
         self.watch(live, progress);
     }
 
+    /// Shows a scan loaded from an export (`--import`). Its entries may not be on this disk,
+    /// or not be the same ones: deleting and rescanning are off.
+    pub fn show_imported(&mut self, scan: Scan) {
+        self.state.imported = true;
+        self.state.allow_delete = false;
+        self.handle(Done::Scan(scan));
+    }
+
     /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
     pub fn watch(&mut self, live: Arc<LiveScan>, progress: Arc<Progress>) {
         self.state.scan.running = true;

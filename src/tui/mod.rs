@@ -70,7 +70,18 @@ pub fn run(config: &Config) -> ExitStatus {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot set up the terminal: {e}")),
     };
-    app.start_scan(config.paths.clone());
+    match &config.import {
+        // a saved scan: shown whole at once, nothing on disk to delete or rescan
+        Some(file) => match crate::import::import_file(file, io::stderr().is_terminal()) {
+            Ok(scan) => app.show_imported(scan),
+            Err(e) => {
+                drop(term);
+                terminal::restore(&Screen::Stdout);
+                return fail(&e);
+            }
+        },
+        None => app.start_scan(config.paths.clone()),
+    }
     let result = app::run(&mut term, &mut event::TerminalEvents, &mut app, &stop);
     drop(term);
     terminal::restore(if ia.print_marked && !io::stdout().is_terminal() {

@@ -19,6 +19,10 @@ impl State {
     }
 
     pub(super) fn ask_delete(&mut self, trash: bool) {
+        if self.imported {
+            self.message = Some("an imported scan: nothing here to delete".into());
+            return;
+        }
         if !self.allow_delete {
             self.message = Some("deleting is turned off (--no-delete)".into());
             return;
@@ -71,6 +75,10 @@ impl State {
         }
         if self.scan.running {
             self.message = Some("the scan is still running".into());
+            return None;
+        }
+        if self.imported {
+            self.message = Some("an imported scan cannot be rescanned".into());
             return None;
         }
         let target = match self.selected() {

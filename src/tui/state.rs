@@ -92,6 +92,8 @@ pub struct State {
     /// A delete or rescan runs: no second one meanwhile. The text says what runs.
     pub busy: Option<String>,
     pub allow_delete: bool,
+    /// The tree came from `--import`, not from this disk.
+    pub imported: bool,
     pub quit: bool,
     /// Entries deleted during a live walk: removed again from every later snapshot.
     pub(super) removed: Vec<NodeId>,
@@ -125,6 +127,7 @@ impl State {
             scan: ScanStatus::default(),
             busy: None,
             allow_delete: opts.allow_delete,
+            imported: false,
             quit: false,
             removed: Vec::new(),
         };

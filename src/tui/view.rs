@@ -161,6 +161,8 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         (" · INCOMPLETE: scan stopped".to_string(), Color::Red)
     } else if scan.errors > 0 {
         (format!(" · {} unreadable", scan.errors), Color::Red)
+    } else if state.imported {
+        (" · imported".to_string(), Color::Reset)
     } else {
         (String::new(), Color::Reset)
     };

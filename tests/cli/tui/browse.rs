@@ -282,3 +282,34 @@ fn several_paths_are_rows_under_a_total() {
     j.keys("h");
     assert!(j.selected_name().ends_with("/t"));
 }
+
+/// A saved scan (`hogs -O`, then `hogs i --import`): browsed like a walk, labelled imported,
+/// and nothing can be deleted or rescanned from it (the files may not even be here).
+#[test]
+fn an_imported_scan_is_browsed_but_never_deleted_or_rescanned() {
+    let env = TestEnv::new();
+    sample(&env);
+    let out = env.run(["-O", "scan.json", "t"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let scan = hogs::import::import_file(env.path("scan.json").as_os_str(), false)
+        .expect("import the export");
+    let mut j = Journey::empty(80, 12, SizeMode::Disk);
+    j.app.show_imported(scan);
+    j.draw();
+    assert_eq!(j.rows(), ["big", "mid", "small"]);
+    assert!(j.lines()[1].contains("imported"), "{}", j.lines()[1]);
+    j.keys("jl");
+    assert_eq!(j.rows(), ["a", "b"], "entered mid");
+    j.keys("h");
+    j.keys("d");
+    assert!(
+        j.screen().contains("nothing here to delete"),
+        "{}",
+        j.screen()
+    );
+    j.keys(" d");
+    assert!(!j.screen().contains("Delete"), "no dialog: {}", j.screen());
+    j.keys("r");
+    assert!(j.screen().contains("cannot be rescanned"), "{}", j.screen());
+    assert!(env.path("t/mid/a").exists() && env.path("t/big").exists());
+}

@@ -42,3 +42,26 @@ fn interactive_only_flags_are_refused_elsewhere() {
         assert!(err.contains(flag) && err.contains("hogs i"), "{err}");
     }
 }
+
+/// `hogs i --import FILE` shows a saved scan: the `i` names the view, so it is no PATH
+/// clashing with --import; a real PATH still is.
+#[test]
+fn import_goes_with_the_interactive_view_not_with_a_path() {
+    let env = TestEnv::new();
+    env.file("t/a", 10);
+    let out = env.run(["-O", "scan.json", "t"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // past the arguments, to the terminal check (no terminal here)
+    let out = env.run(["i", "--import", "scan.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("interactive mode needs a terminal"),
+        "{out:?}"
+    );
+    let out = env.run(["--import", "scan.json", "t"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "hogs: --import shows a saved scan: no PATH (nor --files-from) goes with it"
+    );
+}
