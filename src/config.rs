@@ -391,12 +391,6 @@ impl Config {
             extended: cli.export_extended,
         });
         let listed = cli.files_from.is_some() || cli.files0_from.is_some();
-        // `hogs i --import F` is fine: the `i` names the view, not a path
-        if cli.import.is_some() && (!cli.paths.is_empty() || listed) {
-            return Err(ConfigError(
-                "--import shows a saved scan: no PATH (nor --files-from) goes with it".into(),
-            ));
-        }
         let mut paths = cli.paths;
         if let Some(f) = &cli.files_from {
             paths.extend(arg_files::paths_from_lines(f)?);

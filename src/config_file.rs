@@ -72,6 +72,7 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
         .try_get_matches_from(&argv)
         .map_err(ArgsError::Usage)?;
     let user = Cli::from_arg_matches(&user).map_err(ArgsError::Usage)?;
+    import_without_paths(&user, &cmd)?;
     let file = match (&user.config, user.no_config) {
         (_, true) => None,
         (Some(path), false) => Some((PathBuf::from(path), true)),
@@ -116,6 +117,25 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     all.extend(argv.into_iter().skip(1));
     let matches = cmd.try_get_matches_from(all).map_err(ArgsError::Usage)?;
     Cli::from_arg_matches(&matches).map_err(ArgsError::Usage)
+}
+
+/// `--import` replaces the scan, so no PATH goes with it — but `hogs i --import F` is fine:
+/// that `i` names the view (clap's own `conflicts_with` cannot tell the two apart).
+fn import_without_paths(user: &Cli, cmd: &clap::Command) -> Result<(), ArgsError> {
+    let view = matches!(
+        user.paths.first().and_then(|p| p.to_str()),
+        Some("i" | "interactive")
+    );
+    let paths = user.paths.len() - usize::from(view);
+    let listed = user.files_from.is_some() || user.files0_from.is_some();
+    if user.import.is_some() && (paths > 0 || listed) {
+        let mut cmd = cmd.clone();
+        return Err(ArgsError::Usage(cmd.error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--import shows a saved scan: no PATH (nor --files-from) goes with it",
+        )));
+    }
+    Ok(())
 }
 
 /// The flags a config file's text stands for, or the one-line error naming `path`, the line

@@ -58,10 +58,14 @@ fn import_goes_with_the_interactive_view_not_with_a_path() {
         String::from_utf8_lossy(&out.stderr).contains("interactive mode needs a terminal"),
         "{out:?}"
     );
+    // a usage error, as clap's own conflicts are
     let out = env.run(["--import", "scan.json", "t"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim_end(),
-        "hogs: --import shows a saved scan: no PATH (nor --files-from) goes with it"
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--import shows a saved scan: no PATH (nor --files-from) goes with it"),
+        "{out:?}"
     );
+    let out = env.run(["i", "--import", "scan.json", "t"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
