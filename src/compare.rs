@@ -13,7 +13,6 @@ use crate::render::color::Palette;
 use crate::render::diff::DiffBarsView;
 use crate::render::escape::escape;
 use crate::tree::Tree;
-use crate::walk::Scan;
 use crate::{export, import, render};
 
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
@@ -48,21 +47,12 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
         Some(_) => new.tree.name(new_root).to_vec(),
         None => export::root_name(config.paths[0].as_os_str()),
     };
-    if !opts.root_any && old.tree.name(old_root) != new_name.as_slice() {
-        let show = |b: &[u8]| String::from_utf8_lossy(&escape(b, !err_tty).bytes).into_owned();
-        return fail(&format!(
-            "cannot compare: '{}' is a scan of '{}', not of '{}' (--diff-root-any compares them anyway)",
-            show(opts.old.as_bytes()),
-            show(old.tree.name(old_root)),
-            show(&new_name),
-        ));
+    if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
+        return fail(&msg);
     }
-    let mut old = old;
-    // filters see one spelling of every path: the new scan's
     let shown_name = new.tree.name(new_root).to_vec();
-    old.tree.set_root_name(old_root, shown_name);
-    let old = prepare(old, config);
-    let new = prepare(new, config);
+    let old = prepare(old.tree, &shown_name, config);
+    let new = prepare(new.tree, &shown_name, config);
     let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
     let diff = matching.with(&old, &new);
 
@@ -93,10 +83,54 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
     status
 }
 
+/// The earlier scan for a comparison with a walk of `config.paths[0]` (the interactive view):
+/// loaded, checked against the path, ready to match. Errors recorded in it are reported on
+/// stderr; the flag says whether there were none.
+pub(crate) fn old_for_walk(config: &Config, opts: &DiffOptions) -> Result<(Tree, bool), String> {
+    let err_tty = io::stderr().is_terminal();
+    let old = import::import_file(&opts.old, err_tty)?;
+    let path = config.paths[0].as_os_str();
+    check_roots(opts, &old.tree, &export::root_name(path), err_tty)?;
+    if !old.errors.is_empty() {
+        let _ = report_scan_errors(&old.errors, &old.tree, &mut io::stderr().lock(), err_tty);
+    }
+    Ok((
+        prepare(old.tree, path.as_bytes(), config),
+        old.errors.is_empty(),
+    ))
+}
+
+/// Refuses to compare scans of different directories unless `--diff-root-any`: `new_name`
+/// is the new scan's root as an export would record it (an absolute path).
+pub(crate) fn check_roots(
+    opts: &DiffOptions,
+    old: &Tree,
+    new_name: &[u8],
+    err_tty: bool,
+) -> Result<(), String> {
+    let Some(old_root) = old.roots().next() else {
+        return Ok(());
+    };
+    if opts.root_any || old.name(old_root) == new_name {
+        return Ok(());
+    }
+    let show = |b: &[u8]| String::from_utf8_lossy(&escape(b, !err_tty).bytes).into_owned();
+    Err(format!(
+        "cannot compare: '{}' is a scan of '{}', not of '{}' (--diff-root-any compares them anyway)",
+        show(opts.old.as_bytes()),
+        show(old.name(old_root)),
+        show(new_name),
+    ))
+}
+
 /// Totals for the comparison, without what no view of it reads: identities, link counts,
-/// owners and times (16 bytes and more an entry, in two trees at once).
-fn prepare(scan: Scan, config: &Config) -> Tree {
-    let mut tree = scan.tree;
+/// owners and times (16 bytes and more an entry, in two trees at once). The root is named
+/// `shown_name` first, so that -e and -v see one spelling of every path in both scans (an
+/// export records an absolute path).
+pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config) -> Tree {
+    if let Some(root) = tree.roots().next() {
+        tree.set_root_name(root, shown_name.to_vec());
+    }
     tree.apply_filters(&config.filters); // time filters read the extra times
     tree.identity = Vec::new();
     tree.links = Default::default();

@@ -5,7 +5,7 @@
 
 pub mod arg_files;
 pub mod cli;
-mod compare;
+pub(crate) mod compare;
 pub mod config;
 pub mod config_file;
 pub mod diff;

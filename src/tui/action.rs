@@ -145,6 +145,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('n') => Action::Sort(SortKey::Name),
         KeyCode::Char('C') => Action::Sort(SortKey::Count),
         KeyCode::Char('m') => Action::Sort(SortKey::Mtime),
+        KeyCode::Char('D') => Action::Sort(SortKey::Change),
         KeyCode::Char('a') => Action::ToggleApparent,
         KeyCode::Char('c') => Action::ToggleCount,
         KeyCode::Char('M') => Action::ToggleMtime,

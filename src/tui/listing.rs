@@ -18,6 +18,8 @@ pub enum SortKey {
     Name,
     Count,
     Mtime,
+    /// The change since an earlier scan (`--diff`), whatever its sign.
+    Change,
 }
 
 impl SortKey {
@@ -27,6 +29,7 @@ impl SortKey {
             SortKey::Name => "name",
             SortKey::Count => "count",
             SortKey::Mtime => "mtime",
+            SortKey::Change => "change",
         }
     }
 }
@@ -92,9 +95,19 @@ pub fn shown(tree: &Tree, id: NodeId) -> bool {
     !n.has(flags::REMOVED) && !n.has(flags::FILTERED)
 }
 
+/// How much a node changed since an earlier scan, for [`SortKey::Change`] (without one, that
+/// key sorts by size).
+pub type ChangeOf<'a> = Option<&'a dyn Fn(NodeId) -> u128>;
+
 /// Children of `dir` in display order. Ties are broken by name, then by id, so the order is
 /// total and the same on every run.
-pub fn sorted_children(tree: &Tree, dir: NodeId, sort: Sort, mode: SizeMode) -> Vec<NodeId> {
+pub fn sorted_children(
+    tree: &Tree,
+    dir: NodeId,
+    sort: Sort,
+    mode: SizeMode,
+    change: ChangeOf<'_>,
+) -> Vec<NodeId> {
     let mut rows: Vec<NodeId> = tree
         .node(dir)
         .children()
@@ -106,9 +119,10 @@ pub fn sorted_children(tree: &Tree, dir: NodeId, sort: Sort, mode: SizeMode) -> 
         key => {
             let value = |id: NodeId| {
                 let n = tree.node(id);
-                match key {
-                    SortKey::Count => n.entries as i128,
-                    SortKey::Mtime => n.mtime as i128,
+                match (key, change) {
+                    (SortKey::Change, Some(f)) => f(id).min(i128::MAX as u128) as i128,
+                    (SortKey::Count, _) => n.entries as i128,
+                    (SortKey::Mtime, _) => n.mtime as i128,
                     _ => n.size(mode) as i128,
                 }
             };
@@ -149,6 +163,7 @@ pub struct Listing {
 
 impl Listing {
     /// Makes [`Listing::rows`] the rows of `dir`; sorts only what is not cached yet.
+    #[allow(clippy::too_many_arguments)]
     pub fn refresh(
         &mut self,
         tree: &Tree,
@@ -157,6 +172,7 @@ impl Listing {
         mode: SizeMode,
         generation: u64,
         filter: &Filter,
+        change: ChangeOf<'_>,
     ) {
         let key = CacheKey {
             sort,
@@ -169,7 +185,7 @@ impl Listing {
         }
         self.dir = dir;
         let (sorted, _) = self.sorted.entry(dir).or_insert_with(|| {
-            let rows = sorted_children(tree, dir, sort, mode);
+            let rows = sorted_children(tree, dir, sort, mode, change);
             let largest = rows
                 .iter()
                 .map(|&id| tree.node(id).size(mode))

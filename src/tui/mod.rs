@@ -9,6 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod delete;
+pub mod delta;
 pub mod event;
 pub mod listing;
 pub mod marks;
@@ -66,6 +67,19 @@ pub fn run(config: &Config) -> ExitStatus {
         },
         styles,
     );
+    let mut status = ExitStatus::Success;
+    if let Some(opts) = &config.diff {
+        // before the screen is taken: what goes wrong stays readable after the view closes
+        match crate::compare::old_for_walk(config, opts) {
+            Ok((old, complete)) => {
+                if !complete {
+                    status = ExitStatus::Incomplete;
+                }
+                app.state.compare_with(old);
+            }
+            Err(msg) => return fail(&msg),
+        }
+    }
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot set up the terminal: {e}")),
@@ -90,7 +104,6 @@ pub fn run(config: &Config) -> ExitStatus {
         &Screen::Stdout
     });
 
-    let mut status = ExitStatus::Success;
     if let Err(e) = result {
         let _ = writeln!(io::stderr(), "hogs: {e}");
         status = ExitStatus::Incomplete;

@@ -49,6 +49,7 @@ fn help_lines() -> Vec<String> {
         "h ← Backspace  up",
         "s n C m        sort: size name count mtime",
         "               (again: reverse)",
+        "D              sort: change (with --diff)",
         "a              apparent / disk size",
         "c M            item count / mtime column",
         "/              filter (Esc clears)",

@@ -5,7 +5,8 @@
 use rustc_hash::FxHashMap;
 
 use super::action::{Action, InputMode};
-use super::listing::{Filter, Listing, Sort, SortKey};
+use super::delta::Delta;
+use super::listing::{ChangeOf, Filter, Listing, Sort, SortKey};
 use super::marks::Marks;
 use crate::config::{SizeMode, UnitStyle};
 use crate::tree::{EntryKind, NodeId, Tree, TOTAL};
@@ -97,6 +98,8 @@ pub struct State {
     pub quit: bool,
     /// Entries deleted during a live walk: removed again from every later snapshot.
     pub(super) removed: Vec<NodeId>,
+    /// The comparison with an earlier scan (`--diff`), if one was asked for.
+    pub delta: Option<Delta>,
 }
 
 impl State {
@@ -130,6 +133,7 @@ impl State {
             imported: false,
             quit: false,
             removed: Vec::new(),
+            delta: None,
         };
         s.refresh();
         s
@@ -182,7 +186,21 @@ impl State {
         self.tree_changed();
     }
 
+    /// Compares what is shown with an earlier scan (a finished tree): a change column, a sort
+    /// by change and the change in the header.
+    pub fn compare_with(&mut self, old: Tree) {
+        self.delta = Delta::new(old);
+        self.sort = Sort {
+            key: SortKey::Change,
+            reverse: false,
+        };
+        self.tree_changed();
+    }
+
     pub(super) fn tree_changed(&mut self) {
+        if let Some(d) = &mut self.delta {
+            d.update(&self.tree, self.mode);
+        }
         self.generation += 1;
         self.listing.invalidate();
         let roots = self.tree.roots();
@@ -213,6 +231,12 @@ impl State {
 
     /// Brings the cached rows, the cursor and the scroll offset in line with the state.
     fn refresh(&mut self) {
+        let change = |id| {
+            self.delta
+                .as_ref()
+                .map_or(0, |d| d.magnitude(&self.tree, id))
+        };
+        let change: ChangeOf<'_> = self.delta.is_some().then_some(&change);
         self.listing.refresh(
             &self.tree,
             self.dir,
@@ -220,6 +244,7 @@ impl State {
             self.mode,
             self.generation,
             &self.filter,
+            change,
         );
         let rows = self.listing.rows();
         if rows.is_empty() {
@@ -353,6 +378,9 @@ impl State {
                         SizeMode::Count
                     }
                 };
+                if let Some(d) = &mut self.delta {
+                    d.update(&self.tree, self.mode); // "changed" depends on the mode
+                }
                 self.refresh();
             }
             Action::ToggleCount => self.show_count = !self.show_count,

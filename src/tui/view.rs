@@ -10,8 +10,10 @@ use ratatui::widgets::{Block, Borders, Widget};
 use ratatui::Frame;
 use unicode_width::UnicodeWidthChar;
 
+use super::delta::{Change, Delta};
 use super::state::State;
 use super::style::Styles;
+use crate::render::diff::signed_size;
 use crate::render::escape::{escape, truncate};
 use crate::tree::{flags, EntryKind, NodeId, TOTAL};
 
@@ -169,6 +171,9 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     if let Some(what) = &state.busy {
         text.push_str(&format!(" · {what}…"));
     }
+    if let Some(delta) = &state.delta {
+        text.push_str(&header_change(state, delta));
+    }
     let line = Line::from(vec![
         Span::styled(text, Style::new().fg(Color::Gray)),
         Span::styled(status, Style::new().fg(color)),
@@ -220,6 +225,42 @@ fn flag_char(state: &State, id: NodeId) -> char {
     }
 }
 
+/// The comparison with an earlier scan, when there is one to show: not while the walk runs
+/// (what is not read yet would look removed).
+fn shown_delta(state: &State) -> Option<&Delta> {
+    state.delta.as_ref().filter(|_| !state.scan.running)
+}
+
+/// The change column of one row, and its colour.
+fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
+    match change {
+        None => (String::new(), Color::Reset),
+        Some(Change::Added) => ("new".into(), Color::Cyan),
+        Some(Change::Size(0)) => ("=".into(), Color::DarkGray),
+        Some(Change::Size(d)) => (
+            signed_size(d, state.mode, state.units),
+            if d > 0 { Color::Red } else { Color::Green },
+        ),
+    }
+}
+
+/// ` · Δ +1.2Gi · 3 removed (40Mi)` for the current directory.
+fn header_change(state: &State, delta: &Delta) -> String {
+    if state.scan.running {
+        return " · Δ after the scan".into();
+    }
+    let mut text = match delta.change(&state.tree, state.dir) {
+        Some(Change::Size(d)) => format!(" · Δ {}", signed_size(d, state.mode, state.units)),
+        Some(Change::Added) => " · Δ new".into(),
+        None => return String::new(),
+    };
+    let (removed, size) = delta.removed_in(&state.tree, state.dir);
+    if removed > 0 {
+        text.push_str(&format!(" · {removed} removed ({})", state.format(size)));
+    }
+    text
+}
+
 fn bar(filled: f64, width: usize) -> String {
     let full = (filled.clamp(0.0, 1.0) * width as f64).round() as usize;
     let mut s = "█".repeat(full);
@@ -253,6 +294,19 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         .collect();
     let size_w = sizes.iter().map(String::len).max().unwrap_or(0).max(5);
     let bar_w = bar_width(area.width);
+    let changes: Option<Vec<(String, Color)>> = shown_delta(state).map(|delta| {
+        visible
+            .iter()
+            .map(|&id| change_text(state, delta.change(tree, id)))
+            .collect()
+    });
+    let change_w = changes
+        .iter()
+        .flatten()
+        .map(|(t, _)| t.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
     for (i, (&id, size)) in visible.iter().zip(&sizes).enumerate() {
         let y = area.y + i as u16;
         let n = tree.node(id);
@@ -264,6 +318,13 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         };
         let marked = state.marks.contains(id);
         let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
+        if let Some(changes) = &changes {
+            let (text, color) = &changes[i];
+            spans.push(Span::styled(
+                format!("{text:>change_w$} "),
+                Style::new().fg(*color),
+            ));
+        }
         if bar_w > 0 {
             let fill = if largest > 0 {
                 value as f64 / largest as f64

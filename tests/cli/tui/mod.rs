@@ -4,6 +4,7 @@
 mod browse;
 mod command;
 mod delete;
+mod diff;
 mod filter_mouse;
 mod live;
 mod tmux;

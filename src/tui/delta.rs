@@ -1,0 +1,132 @@
+//! `hogs i --diff OLD`: the comparison with an earlier scan, kept beside the state.
+//!
+//! The rows stay the nodes of the tree on screen (they can be entered, marked and deleted);
+//! what the comparison adds is a change per row, a sort by change, and in the header the
+//! directory's change and what was removed from it (removed entries exist only in the old
+//! scan: they are counted there, not listed). The matching is redone whenever the tree
+//! changes (a snapshot, a delete, a rescan) or the size mode does: one linear pass.
+
+use crate::config::SizeMode;
+use crate::diff::{Diff, Entry, Matching, Status};
+use crate::tree::{NodeId, Tree};
+
+#[derive(Debug)]
+pub struct Delta {
+    old: Tree,
+    old_root: NodeId,
+    /// The matching with the tree as it was at the last update, and that tree's length: a
+    /// tree of another length has not been matched yet.
+    matching: Option<(Matching, usize)>,
+}
+
+/// What became of one row.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Not in the old scan.
+    Added,
+    /// In both; new size minus old (0 for the same size).
+    Size(i128),
+}
+
+impl Delta {
+    /// `old` is a finished tree (totals) with one root; `None` without a root.
+    pub fn new(old: Tree) -> Option<Delta> {
+        let old_root = old.roots().next()?;
+        Some(Delta {
+            old,
+            old_root,
+            matching: None,
+        })
+    }
+
+    /// Matches the tree now shown (its first root) with the old scan, in `mode`.
+    pub fn update(&mut self, new: &Tree, mode: SizeMode) {
+        self.matching = new.roots().next().map(|root| {
+            (
+                Matching::new(&self.old, self.old_root, new, root, mode),
+                new.len(),
+            )
+        });
+    }
+
+    /// The comparison with `new`, if it is the tree last matched.
+    pub fn diff<'a>(&'a self, new: &'a Tree) -> Option<Diff<'a>> {
+        match &self.matching {
+            Some((m, len)) if *len == new.len() => Some(m.with(&self.old, new)),
+            _ => None,
+        }
+    }
+
+    /// What became of a node of `new`.
+    pub fn change(&self, new: &Tree, id: NodeId) -> Option<Change> {
+        let d = self.diff(new)?;
+        let e = Entry::New(id);
+        Some(match d.status(e) {
+            Status::Added => Change::Added,
+            _ => Change::Size(d.delta(e)),
+        })
+    }
+
+    /// What a sort by change orders by: the size of the change, whatever its sign (an added
+    /// entry changed by all of its size).
+    pub fn magnitude(&self, new: &Tree, id: NodeId) -> u128 {
+        self.diff(new)
+            .map_or(0, |d| d.delta(Entry::New(id)).unsigned_abs())
+    }
+
+    /// Entries of the directory `dir` that are only in the old scan: how many, and their
+    /// old size.
+    pub fn removed_in(&self, new: &Tree, dir: NodeId) -> (usize, u64) {
+        let Some(d) = self.diff(new) else {
+            return (0, 0);
+        };
+        let mut kids = Vec::new();
+        d.children_into(Entry::New(dir), &mut kids);
+        kids.iter()
+            .filter(|e| matches!(e, Entry::Old(_)))
+            .fold((0, 0), |(n, size), &e| {
+                (n + 1, size.saturating_add(d.old_size(e)))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{EntryKind, Node, TreeBuilder};
+
+    fn tree(files: &[(&str, u64)]) -> Tree {
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(
+            b"/r".to_vec(),
+            Node::new(EntryKind::Dir, 0, 0, 0, 0),
+        )]);
+        b.add_children(
+            1,
+            files
+                .iter()
+                .map(|&(n, s)| (Node::new(EntryKind::File, s, s, 0, 0), n.as_bytes()))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        );
+        let mut t = b.into_tree();
+        t.finish();
+        t
+    }
+
+    #[test]
+    fn changes_follow_the_tree_they_were_matched_with() {
+        let mut delta = Delta::new(tree(&[("a", 10), ("b", 20), ("gone", 5)])).expect("root");
+        let new = tree(&[("a", 15), ("b", 20), ("c", 7)]);
+        assert_eq!(delta.change(&new, 2), None, "not matched yet");
+        delta.update(&new, SizeMode::Disk);
+        assert_eq!(delta.change(&new, 2), Some(Change::Size(5)));
+        assert_eq!(delta.change(&new, 3), Some(Change::Size(0)));
+        assert_eq!(delta.change(&new, 4), Some(Change::Added));
+        assert_eq!(delta.magnitude(&new, 4), 7);
+        assert_eq!(delta.change(&new, 1), Some(Change::Size(42 - 35)));
+        assert_eq!(delta.removed_in(&new, 1), (1, 5));
+        let bigger = tree(&[("a", 15), ("b", 20), ("c", 7), ("d", 1)]);
+        assert_eq!(delta.change(&bigger, 2), None, "another tree");
+    }
+}
