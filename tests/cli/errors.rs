@@ -97,11 +97,7 @@ fn unreadable_directory() {
     );
     let want = parse_du(&du.stdout)[0].0;
 
-    let out = unprivileged(&hogs_bin())
-        .args(["-j", "d"])
-        .current_dir(env.root())
-        .output()
-        .expect("run hogs");
+    let out = env.run_unprivileged(["-j", "d"]);
     assert_eq!(out.status.code(), Some(1), "exit status");
     assert_eq!(
         stderr_lines(&out),

@@ -287,11 +287,7 @@ fn export_marks_unreadable_directories() {
     let env = TestEnv::new();
     env.file("d/locked/secret", 50_000).file("d/open/x", 10);
     env.chmod("d/locked", 0o000);
-    let out = unprivileged(&hogs_bin())
-        .args(["-O", "-", "d"])
-        .current_dir(env.root())
-        .output()
-        .expect("run hogs");
+    let out = env.run_unprivileged(["-O", "-", "d"]);
     assert_eq!(out.status.code(), Some(1), "exit status");
     let (_, entries) = parse_export(&out.stdout);
     let locked = entry(&entries, "locked");

@@ -220,18 +220,10 @@ fn import_of_an_unreadable_directory_repeats_the_error() {
     env.file("d/locked/secret", 50_000).file("d/open/x", 10);
     env.chmod("d/locked", 0o000);
     // (the unprivileged user cannot write in the test directory: the export goes to stdout)
-    let out = unprivileged(&hogs_bin())
-        .args(["-O", "-", "d"])
-        .current_dir(env.root())
-        .output()
-        .expect("run hogs");
+    let out = env.run_unprivileged(["-O", "-", "d"]);
     assert_eq!(out.status.code(), Some(1));
     std::fs::write(env.path("scan.json"), &out.stdout).expect("save the export");
-    let scanned = unprivileged(&hogs_bin())
-        .args(["-j", "d"])
-        .current_dir(env.root())
-        .output()
-        .expect("run hogs");
+    let scanned = env.run_unprivileged(["-j", "d"]);
     let out = env.run(["-j", "--import", "scan.json"]);
     assert_eq!(out.status.code(), Some(1), "as the scan itself");
     assert_eq!(

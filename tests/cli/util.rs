@@ -239,6 +239,20 @@ impl TestEnv {
         self.hogs().args(args).output().expect("run hogs")
     }
 
+    /// Run hogs as an unprivileged user (uid/gid 65534 when we are root: root reads
+    /// everything), in the root directory; returns the raw output.
+    pub fn run_unprivileged<I, S>(&self, args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        unprivileged(&hogs_bin())
+            .args(args)
+            .current_dir(self.root())
+            .output()
+            .expect("run hogs")
+    }
+
     /// Run hogs, require exit 0 and an empty stderr, return stdout.
     pub fn stdout_ok<I, S>(&self, args: I) -> Vec<u8>
     where

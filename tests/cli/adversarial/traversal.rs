@@ -47,11 +47,7 @@ fn read_without_search_permission() {
         if flag == "-f" {
             args.insert(0, "-f");
         }
-        let out = unprivileged(&hogs_bin())
-            .args(&args)
-            .current_dir(env.root())
-            .output()
-            .expect("run hogs");
+        let out = env.run_unprivileged(&args);
         assert_eq!(out.status.code(), Some(1), "hogs {args:?}: exit status");
         assert_eq!(
             err_lines(&out),
@@ -347,6 +343,17 @@ fn wide_and_deep(env: &TestEnv) {
     fs::remove_dir(&work).expect("remove the work dir");
 }
 
+/// `hogs ARGS` under `ulimit -n 64` (prlimit).
+fn with_64_fds(env: &TestEnv, args: &[&str]) -> std::process::Output {
+    Command::new("prlimit")
+        .arg("--nofile=64")
+        .arg(hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .output()
+        .expect("run prlimit hogs")
+}
+
 /// Case 13: `ulimit -n 64` on a tree both wide and deep (holding a parent open for each
 /// pending subdirectory would need thousands of fds), at every thread count.
 #[test]
@@ -362,13 +369,7 @@ fn few_file_descriptors() {
     let want_disk = env.du_disk(&["dw"]);
     for threads in ["1", "2", "8"] {
         for (flag, want) in [("-f", want_inodes), ("-P", want_disk)] {
-            let out = Command::new("prlimit")
-                .arg("--nofile=64")
-                .arg(hogs_bin())
-                .args([flag, "-j", "-d", "1", "-T", threads, "dw"])
-                .current_dir(env.root())
-                .output()
-                .expect("run prlimit hogs");
+            let out = with_64_fds(&env, &[flag, "-j", "-d", "1", "-T", threads, "dw"]);
             assert_eq!(
                 out.status.code(),
                 Some(0),
@@ -392,14 +393,9 @@ fn many_arguments() {
     let args: Vec<String> = (1..=1500).map(|i| format!("m/d{i}")).collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let want = env.du_disk(&refs);
-    let out = Command::new("prlimit")
-        .arg("--nofile=64")
-        .arg(hogs_bin())
-        .arg("-j")
-        .args(&args)
-        .current_dir(env.root())
-        .output()
-        .expect("run prlimit hogs");
+    let mut all = vec!["-j"];
+    all.extend(refs.iter().copied());
+    let out = with_64_fds(&env, &all);
     assert_eq!(
         out.status.code(),
         Some(0),
