@@ -21,10 +21,12 @@ use crate::{export, import, render};
 pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
     let err_tty = io::stderr().is_terminal();
     // the saved scan first: a bad file fails before a long walk
-    let old = match import::import_file(&opts.old, err_tty) {
+    let mut old = match import::import_file(&opts.old, err_tty) {
         Ok(scan) => scan,
         Err(msg) => return fail(&msg),
     };
+    // before the new scan is loaded beside it
+    slim(&mut old.tree, config);
     let new = match &config.import {
         Some(file) => match import::import_file(file, err_tty) {
             Ok(scan) => scan,
@@ -131,12 +133,20 @@ pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config) -> Tre
     if let Some(root) = tree.roots().next() {
         tree.set_root_name(root, shown_name.to_vec());
     }
-    tree.apply_filters(&config.filters); // time filters read the extra times
-    tree.identity = Vec::new();
-    tree.links = Default::default();
+    tree.apply_filters(&config.filters);
+    slim(&mut tree, config);
     tree.extra = Vec::new();
     tree.finish();
     tree
+}
+
+/// Drops what no comparison reads (`extra` only when no time filter will read it).
+fn slim(tree: &mut Tree, config: &Config) {
+    tree.identity = Vec::new();
+    tree.links = Default::default();
+    if config.filters.times.is_empty() {
+        tree.extra = Vec::new();
+    }
 }
 
 fn fail(msg: &str) -> ExitStatus {
