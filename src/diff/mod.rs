@@ -97,6 +97,11 @@ fn live(n: &Node) -> bool {
     !n.has(flags::REMOVED) && !n.has(flags::FILTERED)
 }
 
+/// A directory the new scan could not read: what was in it is not known to be gone.
+fn unread(n: &Node) -> bool {
+    n.has(flags::UNREADABLE)
+}
+
 /// Whether two nodes of the same name are the same entry. Only directory versus anything
 /// else counts: an export without ncdu's extended mode cannot tell a symlink from a FIFO, so a
 /// stricter test would call every symlink replaced when an export is compared with a walk.
@@ -131,6 +136,9 @@ impl Matching {
         m.pair(new_root, old_root, old, new);
         while let Some((n_dir, o_dir)) = stack.pop() {
             dirs.push(n_dir);
+            if unread(new.node(n_dir)) {
+                continue; // its contents now are unknown, not gone
+            }
             let n_kids = new.node(n_dir).children();
             let o_kids = old.node(o_dir).children();
             let mut unmatched = false;
@@ -328,7 +336,7 @@ impl<'a> Diff<'a> {
                         .map(Entry::New),
                 );
                 let o = m.old_of[n as usize];
-                if o != NONE {
+                if o != NONE && !unread(self.new.node(n)) {
                     out.extend(
                         self.old
                             .node(o)

@@ -533,3 +533,32 @@ fn a_change_at_the_bottom_of_a_20000_deep_chain() {
     assert_eq!(v["delta"], 6000);
     assert_eq!(v["status"], "changed");
 }
+
+#[test]
+fn an_unreadable_directory_is_reported_and_the_comparison_still_shown() {
+    if is_root() && !have_setpriv() {
+        skip!("skipped: running as root and setpriv(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/locked/secret", 50_000).file("d/open/f", 9_000);
+    env.stdout_ok(["-O", "old.json", "d"]);
+    env.file("d/open/g", 20_000);
+    env.chmod("d/locked", 0o000);
+    let out = env.run_unprivileged(["--diff", "old.json", "d", "-j", "-s"]);
+    assert_eq!(out.status.code(), Some(1), "exit status");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: cannot read directory 'd/locked': Permission denied\n"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("the comparison, as JSON");
+    // what could not be read is not taken for removed: its contents are just not listed
+    let locked = child(&v, "locked");
+    assert_eq!(locked["status"], "changed");
+    assert_eq!(
+        locked["delta"], -50_000,
+        "the directory itself is still counted"
+    );
+    assert!(children(locked).is_empty(), "{locked}");
+    assert_eq!(child(child(&v, "open"), "g")["status"], "added");
+}
