@@ -198,3 +198,33 @@ fn no_color_on_a_terminal() {
         "piped: {out:?}"
     );
 }
+
+/// Case 20 in error messages: a non-UTF-8 path that cannot be read comes back byte for byte
+/// when stderr is a pipe (it was turned into U+FFFD), and escaped on a terminal.
+#[test]
+fn non_utf8_path_in_an_error_is_raw_when_piped() {
+    let env = TestEnv::new();
+    env.file("d/f", 100);
+    let missing = crate::util::os(b"gone-\xff\xfe");
+    let out = env
+        .hogs()
+        .arg(&missing)
+        .arg("d")
+        .output()
+        .expect("run hogs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stderr
+            .starts_with(b"hogs: cannot access 'gone-\xff\xfe': No such file or directory\n"),
+        "{:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cmd = format!("{} \"$(printf 'gone-\\377')\" d", hogs_bin().display());
+    if let Some(tty) = in_terminal(env.root(), &cmd, &[]) {
+        let text = String::from_utf8_lossy(&tty);
+        assert!(
+            text.contains("'gone-\\xff'"),
+            "escaped on a terminal: {text:?}"
+        );
+    }
+}
