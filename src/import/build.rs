@@ -106,7 +106,7 @@ impl FileOrder {
         }
         let tree: Tree = b.into_tree();
 
-        let mut errors: Vec<ScanError> = self
+        let errors: Vec<ScanError> = self
             .unreadable
             .iter()
             .map(|&i| ScanError {
@@ -121,12 +121,6 @@ impl FileOrder {
             }))
             .collect();
         // as a walk reports them: by path
-        let mut keyed: Vec<(Vec<u8>, ScanError)> =
-            errors.drain(..).map(|e| (e.path(&tree), e)).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        Scan {
-            tree,
-            errors: keyed.into_iter().map(|(_, e)| e).collect(),
-        }
+        Scan::with_errors_by_path(tree, errors)
     }
 }

@@ -82,6 +82,20 @@ pub struct Scan {
     pub errors: Vec<ScanError>,
 }
 
+impl Scan {
+    /// A scan whose errors are listed by path: thread timing (or file order, for an import)
+    /// must not change what is printed.
+    pub fn with_errors_by_path(tree: Tree, errors: Vec<ScanError>) -> Scan {
+        let mut keyed: Vec<(Vec<u8>, ScanError)> =
+            errors.into_iter().map(|e| (e.path(&tree), e)).collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        Scan {
+            tree,
+            errors: keyed.into_iter().map(|(_, e)| e).collect(),
+        }
+    }
+}
+
 /// Directories with more entries than this have their stats spread across threads.
 const PARALLEL_STAT_MIN: usize = 1024;
 /// A root directory this size or larger (bytes, as `st_size` reports it) probably has more
@@ -373,18 +387,11 @@ pub fn walk_live(
 
     let mut tree = std::mem::take(&mut *lock(walker.builder)).into_tree();
     walker.links.settle(&mut tree);
-    let mut errors = walker
+    let errors = walker
         .errors
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
-    // thread timing must not change what is printed: order errors by path
-    let mut keyed: Vec<(Vec<u8>, ScanError)> =
-        errors.drain(..).map(|e| (e.path(&tree), e)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    Scan {
-        tree,
-        errors: keyed.into_iter().map(|(_, e)| e).collect(),
-    }
+    Scan::with_errors_by_path(tree, errors)
 }
 
 /// A node for an entry whose stat we have; sizes are left at 0 in count mode.
