@@ -21,14 +21,14 @@ use crate::{export, import, render};
 pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
     let err_tty = io::stderr().is_terminal();
     // the saved scan first: a bad file fails before a long walk
-    let mut old = match import::import_file(&opts.old, err_tty) {
+    let mut old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
         Ok(scan) => scan,
         Err(msg) => return fail(&msg),
     };
     // before the new scan is loaded beside it
     slim(&mut old.tree, config);
     let new = match &config.import {
-        Some(file) => match import::import_file(file, err_tty) {
+        Some(file) => match import::import_file(file, err_tty, keep_for_diff(config)) {
             Ok(scan) => scan,
             Err(msg) => return fail(&msg),
         },
@@ -90,7 +90,7 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
 /// stderr; the flag says whether there were none.
 pub(crate) fn old_for_walk(config: &Config, opts: &DiffOptions) -> Result<(Tree, bool), String> {
     let err_tty = io::stderr().is_terminal();
-    let old = import::import_file(&opts.old, err_tty)?;
+    let old = import::import_file(&opts.old, err_tty, keep_for_diff(config))?;
     let path = config.paths[0].as_os_str();
     check_roots(opts, &old.tree, &export::root_name(path), err_tty)?;
     if !old.errors.is_empty() {
@@ -138,6 +138,15 @@ pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config) -> Tre
     tree.extra = Vec::new();
     tree.finish();
     tree
+}
+
+/// What of an export a comparison reads: no identities or link counts, and owners and times
+/// only for the time filters.
+fn keep_for_diff(config: &Config) -> import::Keep {
+    import::Keep {
+        identity: false,
+        extra: !config.filters.times.is_empty(),
+    }
 }
 
 /// Drops what no comparison reads (`extra` only when no time filter will read it).

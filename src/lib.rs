@@ -58,13 +58,15 @@ pub fn run(config: &Config) -> ExitStatus {
         },
     };
     let scan = match &config.import {
-        Some(file) => match import::import_file(file, io::stderr().is_terminal()) {
-            Ok(scan) => scan,
-            Err(msg) => {
-                let _ = writeln!(io::stderr(), "hogs: {msg}");
-                return ExitStatus::Incomplete;
+        Some(file) => {
+            match import::import_file(file, io::stderr().is_terminal(), import_keep(config)) {
+                Ok(scan) => scan,
+                Err(msg) => {
+                    let _ = writeln!(io::stderr(), "hogs: {msg}");
+                    return ExitStatus::Incomplete;
+                }
             }
-        },
+        }
         None => scan_with_progress(config),
     };
     let mut tree = scan.tree;
@@ -119,6 +121,15 @@ pub fn run(config: &Config) -> ExitStatus {
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status
+}
+
+/// What of an `--import` file the static view keeps: what the walk would have kept (an
+/// export needs identities, the extended export and the time filters need owners and times).
+fn import_keep(config: &Config) -> import::Keep {
+    import::Keep {
+        identity: config.walk.keep_identity,
+        extra: config.walk.keep_extra,
+    }
 }
 
 /// Walks the configured paths, with a progress line on a terminal.

@@ -5,7 +5,6 @@
 //! everything after the walk — filters, totals, every view, a diff of two scans — works on
 //! it unchanged.
 
-mod build;
 pub mod json;
 pub mod ncdu;
 
@@ -16,18 +15,20 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 
 pub use json::Pos;
+pub use ncdu::Keep;
 
 use crate::render::escape::escape;
 use crate::walk::Scan;
 
-/// Loads `--import FILE` (`-`: stdin) as the scan to show. The error is the one line to print.
-pub fn import_file(file: &OsStr, to_terminal: bool) -> Result<Scan, String> {
+/// Loads `--import FILE` (`-`: stdin) as the scan to show, keeping what `keep` says. The
+/// error is the one line to print.
+pub fn import_file(file: &OsStr, to_terminal: bool, keep: Keep) -> Result<Scan, String> {
     let result = if file.as_bytes() == b"-" {
-        ncdu::read(io::stdin().lock())
+        ncdu::read_keeping(io::stdin().lock(), keep)
     } else {
         File::open(file)
             .map_err(ImportError::Io)
-            .and_then(ncdu::read)
+            .and_then(|f| ncdu::read_keeping(f, keep))
     };
     result.map(|i| i.scan).map_err(|e| {
         let name = escape(file.as_bytes(), !to_terminal);

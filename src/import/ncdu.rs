@@ -10,8 +10,10 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The parser streams: it holds one token and the entries read so far, never the document,
-//! and it keeps open directories on a vector, not the call stack, so any depth loads. Unknown
+//! The parser streams: it holds one token and the tree read so far, never the document, and
+//! the tree is grown as entries are read ([`PostOrderBuilder`]), so a load peaks at about the
+//! size of the tree it returns. Open directories are kept on vectors, not the call stack, so
+//! any depth loads. Unknown
 //! keys (and their values, however nested) are skipped, as ncdu does; `excluded` accepts
 //! ncdu 1's `"othfs"` and ncdu 2's `"otherfs"`. Anything malformed is an error with its line,
 //! column and byte offset, and no tree.
@@ -28,11 +30,10 @@ use std::io::{BufReader, Read};
 
 use rustc_hash::FxHashSet;
 
-use super::build::{FileOrder, Pending};
 use super::json::{Lexer, Number, Pos};
 use super::ImportError;
-use crate::tree::{flags, EntryKind, Node, StatExtra, Tree};
-use crate::walk::Scan;
+use crate::tree::{flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, StatExtra, Tree};
+use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
 /// The longest name an entry below the root may have (Linux's NAME_MAX).
 const NAME_MAX: usize = 255;
@@ -61,9 +62,32 @@ pub struct Import {
     pub meta: Metadata,
 }
 
-/// Reads a whole export. The reader is buffered here.
+/// What of an export to keep beyond the tree: each costs memory for every entry, and most
+/// views read neither.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// `dev`/`ino` as [`Tree::identity`] and `nlink` as [`Tree::links`] (for exporting
+    /// again, and for deleting).
+    pub identity: bool,
+    /// `uid`/`gid`/`mode` as [`Tree::extra`], when the export has them.
+    pub extra: bool,
+}
+
+impl Keep {
+    pub const ALL: Keep = Keep {
+        identity: true,
+        extra: true,
+    };
+}
+
+/// Reads a whole export, keeping everything it records. The reader is buffered here.
 pub fn read(reader: impl Read) -> Result<Import, ImportError> {
-    Parser::new(BufReader::with_capacity(256 * 1024, reader)).parse()
+    read_keeping(reader, Keep::ALL)
+}
+
+/// Reads a whole export, keeping identities and extra facts only as asked.
+pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError> {
+    Parser::new(BufReader::with_capacity(256 * 1024, reader), keep).parse()
 }
 
 /// Reads an export and returns only its tree (own sizes, not yet totals).
@@ -111,21 +135,56 @@ struct Parser<R> {
     key: Vec<u8>,
     name: Vec<u8>,
     scratch: Vec<u8>,
-    out: FileOrder,
+    /// The tree, grown as the entries are read (never a second copy of them).
+    out: PostOrderBuilder,
+    /// Entries (nodes) so far.
+    count: u32,
+    /// Directories recorded as unreadable, by sequence number (they keep their node, as in a
+    /// walk).
+    unreadable: Vec<u32>,
+    /// Entries recorded as unreadable that are not directories: (parent's sequence number,
+    /// name). A walk keeps no node for them either, only the error.
+    failed: Vec<(u32, Box<[u8]>)>,
     /// (dev, ino) of the hard links met so far: later names are duplicates.
     links_seen: FxHashSet<(u64, u64)>,
+    keep: Keep,
 }
 
 impl<R: std::io::BufRead> Parser<R> {
-    fn new(r: R) -> Self {
+    fn new(r: R, keep: Keep) -> Self {
         Parser {
             lx: Lexer::new(r),
             key: Vec::new(),
             name: Vec::new(),
             scratch: Vec::new(),
-            out: FileOrder::default(),
+            out: PostOrderBuilder::new(keep.identity, keep.extra),
+            count: 0,
+            unreadable: Vec::new(),
+            failed: Vec::new(),
             links_seen: FxHashSet::default(),
+            keep,
         }
+    }
+
+    /// The tree and the errors it records, by path as a walk reports them.
+    fn into_scan(self) -> Scan {
+        let Built { tree, dir_ids } = self.out.into_tree();
+        let dir = |seq: u32| -> NodeId { dir_ids[seq as usize] };
+        let errors: Vec<ScanError> = self
+            .unreadable
+            .iter()
+            .map(|&seq| ScanError {
+                at: ErrorAt::Node(dir(seq)),
+                kind: ErrorKind::ReadDir,
+                errno: 0,
+            })
+            .chain(self.failed.into_iter().map(|(seq, name)| ScanError {
+                at: ErrorAt::Entry(dir(seq), name),
+                kind: ErrorKind::Access,
+                errno: 0,
+            }))
+            .collect();
+        Scan::with_errors_by_path(tree, errors)
     }
 
     fn parse(mut self) -> Result<Import, ImportError> {
@@ -159,7 +218,7 @@ impl<R: std::io::BufRead> Parser<R> {
             return Err(self.lx.unexpected(Some(b), "the end of the input"));
         }
         Ok(Import {
-            scan: self.out.into_scan(),
+            scan: self.into_scan(),
             meta,
         })
     }
@@ -209,8 +268,8 @@ impl<R: std::io::BufRead> Parser<R> {
         }
     }
 
-    /// The root directory and everything in it. Open directories are a stack of (file-order
-    /// index, device).
+    /// The root directory and everything in it. Open directories are a stack of (sequence
+    /// number, device).
     fn entries(&mut self) -> Result<(), ImportError> {
         let mut open: Vec<(u32, u64)> = Vec::new();
         self.lx.expect(b'[', "'['")?;
@@ -219,6 +278,7 @@ impl<R: std::io::BufRead> Parser<R> {
         while let Some(&(parent, dev)) = open.last() {
             if self.lx.one_of(b",]", "',' or ']'")? == b']' {
                 open.pop();
+                self.out.close();
                 continue;
             }
             self.lx.skip_ws()?;
@@ -246,8 +306,9 @@ impl<R: std::io::BufRead> Parser<R> {
         Ok(())
     }
 
-    /// Reads one info object and records the entry; returns its (index, device), or None when
-    /// the entry is only an error (a file that could not be stat'ed).
+    /// Reads one info object and records the entry; returns its (sequence number, device) if
+    /// it is a directory (now open), or None when it is not (or only an error: a file that
+    /// could not be stat'ed).
     fn entry(
         &mut self,
         parent: Option<(u32, u64)>,
@@ -269,17 +330,16 @@ impl<R: std::io::BufRead> Parser<R> {
         let (parent_index, parent_dev) = parent.unwrap_or((0, 0));
         let dev = info.dev.unwrap_or(parent_dev);
         if info.read_error && !is_dir {
-            let name = self.name.clone();
-            self.out.failed.push((parent_index, name));
+            let name = self.name.clone().into_boxed_slice();
+            self.failed.push((parent_index, name));
             return Ok(None);
         }
-        let index = u32::try_from(self.out.entries.len())
-            .ok()
-            .filter(|&i| i < u32::MAX - 1)
-            .ok_or_else(|| {
-                self.lx
-                    .error_at(start, "too many entries (more than 4 billion)")
-            })?;
+        if self.count >= u32::MAX - 2 {
+            return Err(self
+                .lx
+                .error_at(start, "too many entries (more than 4 billion)"));
+        }
+        self.count += 1;
 
         let kind = match (is_dir, info.mode) {
             (true, _) => EntryKind::Dir,
@@ -293,15 +353,16 @@ impl<R: std::io::BufRead> Parser<R> {
             (false, None) => EntryKind::File,
         };
         let mut f = 0;
-        if info.read_error {
+        let unreadable = info.read_error;
+        if unreadable {
             f |= flags::UNREADABLE;
-            self.out.unreadable.push(index);
         }
         match info.excluded {
             Some(true) => f |= flags::OTHER_FS,
             Some(false) => f |= flags::FILTERED,
             None => {}
         }
+        let mut links = None;
         if info.hlnkc && !is_dir {
             f |= flags::HARDLINK;
             if let Some(ino) = info.ino {
@@ -309,44 +370,37 @@ impl<R: std::io::BufRead> Parser<R> {
                     f |= flags::DUPLICATE;
                 }
             }
-            if let Some(n) = info.nlink {
-                self.out
-                    .links
-                    .insert(index, u32::try_from(n).unwrap_or(u32::MAX));
+            if let (Some(n), true) = (info.nlink, self.keep.identity) {
+                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
             }
         }
         let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
         let node = Node::new(kind, info.dsize, info.asize, mtime, f);
-        if let (Some(uid), Some(gid), Some(mode)) = (info.uid, info.gid, info.mode) {
-            let all = &mut self.out.extra;
-            all.resize(index as usize, StatExtra::default());
-            all.push(StatExtra {
+        let extra = match (info.uid, info.gid, info.mode) {
+            (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
                 uid: uid as u32,
                 gid: gid as u32,
                 mode: mode as u32,
                 ..StatExtra::default()
-            });
-        } else if !self.out.extra.is_empty() {
-            self.out.extra.push(StatExtra::default());
-        }
-
-        let (name_off, name_len) = if parent.is_none() {
-            self.out.root_name = self.name.clone();
-            (0, 0)
-        } else {
-            let off = self.out.names.len();
-            self.out.names.extend_from_slice(&self.name);
-            (off, self.name.len() as u8)
+            }),
+            _ => None,
         };
-        self.out.entries.push(Pending {
-            parent: parent_index,
-            node,
-            name_off,
-            name_len,
-            dev,
-            ino: info.ino.unwrap_or(0),
-        });
-        Ok(Some((index, dev)))
+        let key = (dev, info.ino.unwrap_or(0));
+        let seq = match (parent, is_dir) {
+            (None, _) => {
+                self.out.root(self.name.clone(), node, key, extra);
+                0
+            }
+            (Some(_), true) => self.out.open_dir(node, &self.name, key, extra),
+            (Some(_), false) => {
+                self.out.add(node, &self.name, key, extra, links);
+                return Ok(None);
+            }
+        };
+        if unreadable {
+            self.unreadable.push(seq);
+        }
+        Ok(Some((seq, dev)))
     }
 
     /// A name below the root must be one a directory can hold.

@@ -259,3 +259,34 @@ fn children_stay_in_file_order_and_contiguous() {
         assert!(tree.node(id).parent < id || id == 1, "parents come first");
     }
 }
+
+#[test]
+fn what_is_not_asked_for_is_not_kept() {
+    let doc = r#"[1,2,{},[{"name":"/r","dev":5,"ino":1,"uid":1,"gid":1,"mode":16877},{"name":"h","ino":9,"hlnkc":true,"nlink":3,"uid":2,"gid":2,"mode":33188},[{"name":"d","ino":2},{"name":"f","ino":3}]]]"#;
+    let read = |identity, extra| {
+        super::ncdu::read_keeping(doc.as_bytes(), super::Keep { identity, extra })
+            .expect("loads")
+            .scan
+            .tree
+    };
+    let all = read(true, true);
+    let h = by_path(&all, "/r/h");
+    assert_eq!(all.identity_of(h), Some((5, 9)));
+    assert_eq!(all.links_of(h), Some(3));
+    assert_eq!(all.extra_of(h).map(|e| e.uid), Some(2));
+    assert_eq!(all.extra_of(1).map(|e| e.mode), Some(16877));
+    assert_eq!(
+        all.extra_of(by_path(&all, "/r/d/f")),
+        Some(Default::default())
+    );
+    assert_eq!(all.identity.len(), all.len());
+    assert_eq!(all.extra.len(), all.len());
+
+    let bare = read(false, false);
+    assert!(bare.identity.is_empty() && bare.links.is_empty() && bare.extra.is_empty());
+    // the tree itself is the same
+    for id in 0..all.len() as NodeId {
+        assert_eq!(bare.path(id), all.path(id));
+        assert_eq!(bare.node(id).flags(), all.node(id).flags());
+    }
+}

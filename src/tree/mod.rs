@@ -15,10 +15,12 @@ mod build;
 mod edit;
 mod filter;
 mod find;
+mod postorder;
 mod select;
 mod types;
 
 pub use build::{LinkKey, TreeBuilder};
+pub use postorder::{Built, PostOrderBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
 pub use types::by_file_type;
 

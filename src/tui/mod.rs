@@ -86,7 +86,11 @@ pub fn run(config: &Config) -> ExitStatus {
     };
     match &config.import {
         // a saved scan: shown whole at once, nothing on disk to delete or rescan
-        Some(file) => match crate::import::import_file(file, io::stderr().is_terminal()) {
+        Some(file) => match crate::import::import_file(
+            file,
+            io::stderr().is_terminal(),
+            crate::import::Keep::ALL,
+        ) {
             Ok(scan) => app.show_imported(scan),
             Err(e) => {
                 drop(term);

@@ -291,8 +291,12 @@ fn an_imported_scan_is_browsed_but_never_deleted_or_rescanned() {
     sample(&env);
     let out = env.run(["-O", "scan.json", "t"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let scan = hogs::import::import_file(env.path("scan.json").as_os_str(), false)
-        .expect("import the export");
+    let scan = hogs::import::import_file(
+        env.path("scan.json").as_os_str(),
+        false,
+        hogs::import::Keep::ALL,
+    )
+    .expect("import the export");
     let mut j = Journey::empty(80, 12, SizeMode::Disk);
     j.app.show_imported(scan);
     j.draw();

@@ -11,7 +11,8 @@ use crate::util::TestEnv;
 /// The export `old.json` of `t`, loaded as the interactive view loads it.
 fn old_scan(env: &TestEnv) -> Tree {
     let file = env.path("old.json");
-    let scan = hogs::import::import_file(file.as_os_str(), false).expect("import old.json");
+    let scan = hogs::import::import_file(file.as_os_str(), false, hogs::import::Keep::ALL)
+        .expect("import old.json");
     let mut tree = scan.tree;
     let root = tree.roots().next().expect("a root");
     tree.set_root_name(root, env.path("t").into_os_string().into_encoded_bytes());
