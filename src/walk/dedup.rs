@@ -1,32 +1,70 @@
 //! Counting every inode once: hard links, overlapping arguments and `-L` loops.
 //!
-//! Claims happen during the walk, from every thread, so the set is split into shards with a
-//! lock each: two threads rarely want the same shard, and no claim waits for the tree lock.
-//! The first claimant of an inode wins at once (a directory must know right away whether to
-//! descend). Which *file* name owns an inode must not depend on thread timing, though, so
-//! every losing claim is remembered and [`LinkSet::settle`] hands each contested file inode to
-//! the name a depth-first walk in directory order meets first — what GNU du counts. That
-//! pass only touches contested inodes, never the whole tree.
+//! Directories and files are kept apart because they need different things.
+//!
+//! A directory must know at once whether it is the first name of its inode (only then is it
+//! walked), so directory claims go through a set split into shards with a lock each: two
+//! threads rarely want the same shard, and no claim waits for the tree lock. The first
+//! claimant wins and is the one walked; later names are duplicates.
+//!
+//! A file needs no answer during the walk, only a name that owns its inode by the end, and
+//! in `-f` mode every file claims (without a stat there is no link count to say which may
+//! be shared). So file claims are only logged, 16 bytes each, and duplicates are found after
+//! the walk in one pass over a bitmap indexed by inode number. A hash set of every inode
+//! cost 60 bytes an entry and 11-13% of the -f walk's time on the benchmark trees (page
+//! faults of its growth included). The owner of a shared inode is the name a depth-first
+//! walk in directory order meets first — what GNU du counts — whatever thread got there
+//! first.
 
 use std::collections::hash_map::Entry;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::tree::{flags, LinkKey, NodeId, Tree};
 
 const SHARDS: usize = 64;
 
+/// Directory claims of one shard.
 #[derive(Default)]
 struct Shard {
-    /// Inode → the node that claimed it first.
+    /// Inode → the directory that claimed it first.
     owners: FxHashMap<LinkKey, NodeId>,
-    /// Later claims of an inode already owned: settled after the walk.
-    contested: Vec<(LinkKey, NodeId)>,
+    /// Later claims of an inode already owned: duplicates, never walked.
+    contested: Vec<NodeId>,
+}
+
+/// One file name of an inode that may have others. `dev` is an index into
+/// [`FileClaims::devs`]: a scan meets a handful of devices, and 16 bytes a claim instead of
+/// 24 matter in -f mode, where every file claims.
+#[derive(Copy, Clone)]
+struct FileClaim {
+    ino: u64,
+    dev: u32,
+    id: NodeId,
+}
+
+#[derive(Default)]
+struct FileClaims {
+    devs: Vec<u64>,
+    log: Vec<FileClaim>,
+}
+
+impl FileClaims {
+    fn dev_index(&mut self, dev: u64) -> u32 {
+        match self.devs.iter().rposition(|&d| d == dev) {
+            Some(i) => i as u32,
+            None => {
+                self.devs.push(dev);
+                self.devs.len() as u32 - 1
+            }
+        }
+    }
 }
 
 pub struct LinkSet {
-    shards: Box<[Mutex<Shard>]>,
+    dirs: Box<[Mutex<Shard>]>,
+    files: Mutex<FileClaims>,
 }
 
 impl Default for LinkSet {
@@ -35,10 +73,15 @@ impl Default for LinkSet {
     }
 }
 
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 impl LinkSet {
     pub fn new() -> LinkSet {
         LinkSet {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            dirs: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            files: Mutex::default(),
         }
     }
 
@@ -48,43 +91,10 @@ impl LinkSet {
         (h >> 58) as usize % SHARDS
     }
 
-    fn shard(&self, key: LinkKey) -> MutexGuard<'_, Shard> {
-        self.lock_shard(Self::shard_of(key))
-    }
-
-    fn lock_shard(&self, i: usize) -> MutexGuard<'_, Shard> {
-        self.shards[i]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// [`LinkSet::claim`] for all of one directory's claims. In -f mode every file claims:
-    /// for a large directory the shards are grown once up front rather than step by step
-    /// (rehashing cost 54 instructions per claim on a 100k-entry directory).
-    /// `won` hears of every first claim.
-    pub fn claim_all<T>(
-        &self,
-        claims: &[(LinkKey, NodeId, T)],
-        mut won: impl FnMut(&(LinkKey, NodeId, T)),
-    ) {
-        if claims.len() >= 4 * SHARDS {
-            // hashed keys spread evenly; a little slack for the unlucky shards
-            let per_shard = claims.len() / SHARDS + claims.len() / SHARDS / 4;
-            for i in 0..SHARDS {
-                self.lock_shard(i).owners.reserve(per_shard);
-            }
-        }
-        for c in claims {
-            if self.claim(c.0, c.1) {
-                won(c);
-            }
-        }
-    }
-
-    /// Records that node `id` is a name of inode `key`; true when it is the first to claim it.
-    /// A directory that is not first must not be walked again.
-    pub fn claim(&self, key: LinkKey, id: NodeId) -> bool {
-        let mut guard = self.shard(key);
+    /// Records that directory `id` is a name of inode `key`; true when it is the first to
+    /// claim it (and so the one to walk).
+    pub fn claim_dir(&self, key: LinkKey, id: NodeId) -> bool {
+        let mut guard = lock(&self.dirs[Self::shard_of(key)]);
         let shard = &mut *guard;
         match shard.owners.entry(key) {
             Entry::Vacant(v) => {
@@ -92,50 +102,195 @@ impl LinkSet {
                 true
             }
             Entry::Occupied(_) => {
-                shard.contested.push((key, id));
+                shard.contested.push(id);
                 false
             }
         }
     }
 
-    /// Marks every name that does not own its inode as a duplicate (it then adds nothing to
-    /// any total). Among file names the one met first in a depth-first walk in directory order
-    /// owns the inode, whatever thread got there first; a directory stays with the name that
-    /// was walked.
-    pub fn settle(self, tree: &mut Tree) {
-        let mut contested: Vec<(LinkKey, NodeId)> = Vec::new();
-        let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
-        for shard in self.shards.into_vec() {
-            let shard = shard.into_inner().unwrap_or_else(PoisonError::into_inner);
-            if shard.contested.is_empty() {
-                continue;
-            }
-            for &(key, _) in &shard.contested {
-                if let Some(&o) = shard.owners.get(&key) {
-                    owners.insert(key, o);
-                }
-            }
-            contested.extend(shard.contested);
+    /// Records file names whose inodes may have other names (one directory's at a time: one
+    /// lock per directory). Which name counts is decided in [`LinkSet::settle`].
+    pub fn claim_files(&self, claims: &[(LinkKey, NodeId)]) {
+        if claims.is_empty() {
+            return;
         }
-        contested.sort_unstable_by_key(|&(key, id)| (key, id));
-        for group in contested.chunk_by(|a, b| a.0 == b.0) {
-            let key = group[0].0;
-            let Some(&first) = owners.get(&key) else {
-                continue;
+        let mut files = lock(&self.files);
+        let mut last: Option<(u64, u32)> = None;
+        files.log.reserve(claims.len());
+        for &((dev, ino), id) in claims {
+            let dev = match last {
+                Some((d, i)) if d == dev => i,
+                _ => {
+                    let i = files.dev_index(dev);
+                    last = Some((dev, i));
+                    i
+                }
             };
-            let mut owner = first;
-            if !tree.node(first).is_dir() {
-                for &(_, id) in group {
-                    if !tree.node(id).is_dir() && tree.dfs_order(id, owner).is_lt() {
-                        owner = id;
-                    }
+            files.log.push(FileClaim { ino, dev, id });
+        }
+    }
+
+    /// Marks every name that does not own its inode as a duplicate (it then adds nothing to
+    /// any total). A directory stays with the name that was walked; among the names of a
+    /// file the one met first in a depth-first walk in directory order owns it.
+    pub fn settle(self, tree: &mut Tree) {
+        for shard in self.dirs.into_vec() {
+            let shard = shard.into_inner().unwrap_or_else(PoisonError::into_inner);
+            for id in shard.contested {
+                tree.set_flag(id, flags::DUPLICATE);
+            }
+        }
+        let files = self
+            .files
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let shared = shared_inodes(&files.log);
+        if shared.is_empty() {
+            return;
+        }
+        let mut names: Vec<(u32, u64, NodeId)> = files
+            .log
+            .iter()
+            .filter(|c| shared.contains(&(c.dev, c.ino)))
+            .map(|c| (c.dev, c.ino, c.id))
+            .collect();
+        drop(files);
+        names.sort_unstable();
+        for group in names.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            let mut owner = group[0].2;
+            for &(_, _, id) in &group[1..] {
+                if tree.dfs_order(id, owner).is_lt() {
+                    owner = id;
                 }
             }
-            for id in std::iter::once(first).chain(group.iter().map(|&(_, id)| id)) {
+            for &(_, _, id) in group {
                 if id != owner {
                     tree.set_flag(id, flags::DUPLICATE);
                 }
             }
         }
+    }
+}
+
+/// The (device index, inode) pairs claimed more than once.
+fn shared_inodes(log: &[FileClaim]) -> FxHashSet<(u32, u64)> {
+    let mut shared = FxHashSet::default();
+    // a bitmap no larger than the log itself (plus a little): inode numbers too sparse for
+    // that (a filesystem that scatters them) are sorted instead
+    let mut seen = InodeBitmap::with_budget(16 + log.len() / 256);
+    for c in log {
+        match seen.insert(c.dev, c.ino) {
+            Some(true) => {}
+            Some(false) => {
+                shared.insert((c.dev, c.ino));
+            }
+            None => return shared_by_sorting(log),
+        }
+    }
+    shared
+}
+
+fn shared_by_sorting(log: &[FileClaim]) -> FxHashSet<(u32, u64)> {
+    let mut keys: Vec<(u32, u64)> = log.iter().map(|c| (c.dev, c.ino)).collect();
+    keys.sort_unstable();
+    keys.chunk_by(|a, b| a == b)
+        .filter(|g| g.len() > 1)
+        .map(|g| g[0])
+        .collect()
+}
+
+/// Bits per page: 4 KiB of bitmap covers 32,768 inode numbers.
+const PAGE_BITS: u32 = 15;
+const PAGE_WORDS: usize = (1 << PAGE_BITS) / 64;
+
+/// One bit per inode number, in pages allocated as numbers are met. Inode numbers of one
+/// filesystem cluster (ext4 hands them out per block group, btrfs and tmpfs in sequence), so
+/// a few pages cover a whole scan (`big`: 503k inodes in 97 pages).
+struct InodeBitmap {
+    pages: FxHashMap<(u32, u64), u32>,
+    bits: Vec<[u64; PAGE_WORDS]>,
+    budget: usize,
+    last: Option<((u32, u64), u32)>,
+}
+
+impl InodeBitmap {
+    fn with_budget(pages: usize) -> InodeBitmap {
+        InodeBitmap {
+            pages: FxHashMap::default(),
+            bits: Vec::new(),
+            budget: pages,
+            last: None,
+        }
+    }
+
+    /// Sets the bit of `(dev, ino)`: `Some(true)` if it was clear, `Some(false)` if set,
+    /// `None` when a new page would exceed the budget.
+    fn insert(&mut self, dev: u32, ino: u64) -> Option<bool> {
+        let key = (dev, ino >> PAGE_BITS);
+        let page = match self.last {
+            Some((k, p)) if k == key => p,
+            _ => {
+                let next = self.bits.len() as u32;
+                let p = *self.pages.entry(key).or_insert(next);
+                if p == next {
+                    if self.bits.len() >= self.budget {
+                        return None;
+                    }
+                    self.bits.push([0; PAGE_WORDS]);
+                }
+                self.last = Some((key, p));
+                p
+            }
+        };
+        let bit = (ino & ((1 << PAGE_BITS) - 1)) as usize;
+        let word = &mut self.bits[page as usize][bit / 64];
+        let mask = 1u64 << (bit % 64);
+        let first = *word & mask == 0;
+        *word |= mask;
+        Some(first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(keys: &[(u32, u64)]) -> Vec<FileClaim> {
+        keys.iter()
+            .enumerate()
+            .map(|(i, &(dev, ino))| FileClaim {
+                ino,
+                dev,
+                id: i as NodeId,
+            })
+            .collect()
+    }
+
+    fn sorted(set: FxHashSet<(u32, u64)>) -> Vec<(u32, u64)> {
+        let mut v: Vec<_> = set.into_iter().collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn bitmap_and_sorting_find_the_same_shared_inodes() {
+        // dense numbers on two devices, a repeat on each, the same number on both
+        let mut keys: Vec<(u32, u64)> = (0..5000).map(|i| (i % 2, 1000 + i as u64)).collect();
+        keys.extend([(0, 1000), (1, 1001), (1, 4999), (0, 7)]);
+        let l = log(&keys);
+        let expect = vec![(0, 1000), (1, 1001), (1, 4999)];
+        assert_eq!(sorted(shared_inodes(&l)), expect);
+        assert_eq!(sorted(shared_by_sorting(&l)), expect);
+    }
+
+    #[test]
+    fn sparse_inode_numbers_fall_back_to_sorting() {
+        // every number on a page of its own: far past the budget, still right
+        let mut keys: Vec<(u32, u64)> = (0..3000u64).map(|i| (0, i << 40)).collect();
+        keys.push((0, 17 << 40));
+        let l = log(&keys);
+        let mut seen = InodeBitmap::with_budget(16 + l.len() / 256);
+        assert!(l.iter().any(|c| seen.insert(c.dev, c.ino).is_none()));
+        assert_eq!(sorted(shared_inodes(&l)), vec![(0, 17 << 40)]);
     }
 }

@@ -115,6 +115,8 @@ struct StatBatch {
     /// NUL-terminated names; `Ent::name_off` is relative to this buffer until merged back.
     names: Vec<u8>,
     ents: Vec<Ent>,
+    /// Results of the stats made; `Ent::stat` is relative to this until merged back.
+    stats: Vec<StatResult>,
     /// Access and change times of `ents`, index for index, when the walk keeps them.
     times: Vec<Times>,
 }
@@ -132,7 +134,7 @@ impl StatBatch {
             name_len: name.to_bytes().len() as u32,
             kind,
             ino,
-            stat: None,
+            stat: NO_STAT,
         });
     }
 }
@@ -235,25 +237,31 @@ struct Scratch {
     /// NUL-terminated names, as read.
     names: Vec<u8>,
     ents: Vec<Ent>,
+    /// Stats of the entries that have one (see [`Ent::stat`]).
+    stats: Vec<StatResult>,
     /// Access and change times of `ents`, index for index, when the walk keeps
     /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
     times: Vec<Times>,
-    /// (index in `ents`, node) of the entries that go into the tree.
-    keep: Vec<(u32, Node)>,
+    /// Indices in `ents` of the entries that go into the tree.
+    keep: Vec<u32>,
     /// (node, name offset, device, stat done) of the directories to walk.
     subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
-    /// (inode, node, Some(name) for a directory that is walked only if it wins).
-    claims: Vec<(LinkKey, NodeId, Option<SubdirName>)>,
+    /// (inode, node, name) of the directories that are walked only if they win their claim.
+    dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
+    /// (inode, node) of the files that may share their inode with another name.
+    file_claims: Vec<(LinkKey, NodeId)>,
 }
 
 impl Scratch {
     fn clear(&mut self) {
         self.names.clear();
         self.ents.clear();
+        self.stats.clear();
         self.times.clear();
         self.keep.clear();
         self.subdirs.clear();
-        self.claims.clear();
+        self.dir_claims.clear();
+        self.file_claims.clear();
     }
 }
 
@@ -264,13 +272,26 @@ thread_local! {
 /// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
 type SubdirName = (u32, u32);
 
-/// One directory entry on its way into the tree.
+type StatResult = Result<Meta, Errno>;
+
+/// [`Ent::stat`] of an entry that was not stat'ed.
+const NO_STAT: u32 = u32::MAX;
+
+/// One directory entry on its way into the tree: 24 bytes, its stat (64) kept apart, as most
+/// entries of a -f walk have none.
 struct Ent {
+    ino: u64,
     name_off: u32,
     name_len: u32,
+    /// Index of its stat in the directory's `stats`, or [`NO_STAT`].
+    stat: u32,
     kind: Option<EntryKind>,
-    ino: u64,
-    stat: Option<Result<Meta, Errno>>,
+}
+
+impl Ent {
+    fn stat<'s>(&self, stats: &'s [StatResult]) -> Option<&'s StatResult> {
+        stats.get(self.stat as usize)
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -471,7 +492,16 @@ impl Walker<'_> {
 
     /// Whether a root is counted (an argument repeating an earlier one counts nothing).
     fn claim_root(&self, id: NodeId, meta: &Meta) -> bool {
-        !self.dedup_dirs || self.links.claim((meta.dev, meta.ino), id)
+        if !self.dedup_dirs {
+            return true;
+        }
+        if meta.kind == EntryKind::Dir {
+            self.links.claim_dir((meta.dev, meta.ino), id)
+        } else {
+            // which name of a file counts is settled after the walk
+            self.links.claim_files(&[((meta.dev, meta.ino), id)]);
+            true
+        }
     }
 
     /// The worker threads, started only when a walk turns out to need them: a scan of a small
@@ -632,7 +662,7 @@ impl Walker<'_> {
                             .bytes
                             .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
                     }
-                    if self.dedup_dirs && !self.links.claim((meta.dev, meta.ino), job.node) {
+                    if self.dedup_dirs && !self.links.claim_dir((meta.dev, meta.ino), job.node) {
                         return;
                     }
                 }
@@ -644,10 +674,12 @@ impl Walker<'_> {
         let Scratch {
             names,
             ents,
+            stats,
             times,
             keep,
             subdirs,
-            claims,
+            dir_claims,
+            file_claims,
         } = scratch;
         let ex = &self.opts.exclusions;
         let dir_path = if ex.paths.is_empty() {
@@ -669,7 +701,14 @@ impl Walker<'_> {
         // threads stat while this one reads on: a huge directory's stats are spread over every
         // thread from its first thousand names on, not only once its last name is read.
         // (a small root is read without starting the pool: a tiny scan starts no thread)
-        let pool = if job.may_be_large { self.pool() } else { None };
+        // (-f stats nothing but directories of another filesystem and followed links: no
+        // batches to hand out, and the copying back of names they cost)
+        let stats_files = !count_mode || one_fs || follow;
+        let pool = if job.may_be_large && stats_files {
+            self.pool()
+        } else {
+            None
+        };
         let dirfd = fd.as_fd();
         let needs_stat = &needs_stat;
         let keep_times = self.opts.keep_extra;
@@ -682,7 +721,8 @@ impl Walker<'_> {
                     continue;
                 }
                 let name = name_at(&batch.names, e.name_off);
-                e.stat = Some(if keep_times {
+                e.stat = batch.stats.len() as u32;
+                batch.stats.push(if keep_times {
                     sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
                         batch.times[i] = t;
                         m
@@ -719,16 +759,18 @@ impl Walker<'_> {
                 }
                 let off = names.len() as u32;
                 names.extend_from_slice(name.to_bytes_with_nul());
-                let stat = needs_stat(kind).then(|| {
-                    if keep_times {
+                let mut stat = NO_STAT;
+                if needs_stat(kind) {
+                    stat = stats.len() as u32;
+                    stats.push(if keep_times {
                         sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
                             times.push(t);
                             m
                         })
                     } else {
                         sys::stat_at(dirfd, name, follow)
-                    }
-                });
+                    });
+                }
                 if keep_times && times.len() == ents.len() {
                     times.push(Times::default()); // not stat'ed, or it failed
                 }
@@ -765,9 +807,14 @@ impl Walker<'_> {
                 done.sort_unstable_by_key(|(i, _)| *i);
                 for (_, batch) in done {
                     let base = names.len() as u32;
+                    let stat_base = stats.len() as u32;
                     names.extend_from_slice(&batch.names);
+                    stats.extend(batch.stats);
                     ents.extend(batch.ents.into_iter().map(|mut e| {
                         e.name_off += base;
+                        if e.stat != NO_STAT {
+                            e.stat += stat_base;
+                        }
                         e
                     }));
                     times.extend(batch.times);
@@ -780,19 +827,24 @@ impl Walker<'_> {
             return self.unreadable(job.node, e);
         }
         let names = &*names;
+        let stats = &*stats;
         // No search permission: names are readable but nothing can be stat'ed.
-        if ents
-            .iter()
-            .any(|e| matches!(e.stat, Some(Err(Errno::ACCESS))))
-        {
+        if stats.iter().any(|s| matches!(s, Err(Errno::ACCESS))) {
             return self.unreadable(job.node, Errno::ACCESS);
         }
         // Count mode stats no file, so a directory with read but no search permission would
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
-        if count_mode && ents.iter().any(|e| e.stat.is_none()) && !sys::may_search(fd.as_fd(), perm)
+        if count_mode
+            && ents.iter().any(|e| e.stat == NO_STAT)
+            && !sys::may_search(fd.as_fd(), perm)
         {
             return self.unreadable(job.node, Errno::ACCESS);
         }
+        let mode = self.opts.mode;
+        let node_of = |e: &Ent| match e.stat(stats) {
+            Some(Ok(meta)) => node_for(meta, mode),
+            _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
+        };
 
         // 3. into the tree
         let mut bytes = 0u64;
@@ -801,8 +853,8 @@ impl Walker<'_> {
             let mut b = lock(self.builder);
             let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
             for (i, e) in ents.iter().enumerate() {
-                let node = match &e.stat {
-                    Some(Ok(meta)) => node_for(meta, self.opts.mode),
+                match e.stat(stats) {
+                    Some(Ok(meta)) => bytes = bytes.saturating_add(node_for(meta, mode).disk),
                     Some(Err(err)) => {
                         // vanished since listed: silent, unless -L met a dangling link
                         if *err != Errno::NOENT || follow {
@@ -810,58 +862,61 @@ impl Walker<'_> {
                         }
                         continue;
                     }
-                    None => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
-                };
-                bytes = bytes.saturating_add(node.disk);
-                keep.push((i as u32, node));
+                    None => {}
+                }
+                keep.push(i as u32);
             }
             kept = keep.len() as u64;
             let first = b.add_children(
                 job.node,
-                keep.iter()
-                    .map(|(i, n)| (n.clone(), name_bytes(names, &ents[*i as usize]))),
+                keep.iter().map(|&i| {
+                    let e = &ents[i as usize];
+                    (node_of(e), name_bytes(names, e))
+                }),
             );
-            for (j, (i, node)) in keep.iter().enumerate() {
+            for (j, &i) in keep.iter().enumerate() {
                 let id = first + j as NodeId;
-                let e = &ents[*i as usize];
-                let (edev, eino, nlink, eperm) = match &e.stat {
+                let e = &ents[i as usize];
+                let (edev, eino, nlink, eperm) = match e.stat(stats) {
                     Some(Ok(m)) => {
                         b.set_extra(
                             id,
-                            m.extra(times.get(*i as usize).copied().unwrap_or_default()),
+                            m.extra(times.get(i as usize).copied().unwrap_or_default()),
                         );
                         (m.dev, m.ino, m.nlink, m.mode & 0o7777)
                     }
                     _ => (dev, e.ino, 0, 0),
                 };
                 b.set_identity(id, (edev, eino));
-                if nlink > 1 && !node.is_dir() {
+                let is_dir = b.tree().node(id).is_dir();
+                if nlink > 1 && !is_dir {
                     b.set_links(id, nlink);
                 }
-                if node.is_dir() {
-                    let stat_done = e.stat.is_some();
+                if is_dir {
+                    let stat_done = e.stat != NO_STAT;
                     if stat_done {
                         if self.opts.one_filesystem && edev != job.root_dev {
                             b.node_mut(id).set_flag(flags::OTHER_FS);
                             continue;
                         }
                         if self.dedup_dirs {
-                            claims.push(((edev, eino), id, Some((e.name_off, eperm))));
+                            dir_claims.push(((edev, eino), id, (e.name_off, eperm)));
                             continue;
                         }
                     }
                     subdirs.push((id, e.name_off, edev, stat_done.then_some(eperm)));
-                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat.is_none()) {
+                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat == NO_STAT) {
                     // count mode has no link count: every inode goes through the set
-                    claims.push(((edev, eino), id, None));
+                    file_claims.push(((edev, eino), id));
                 }
             }
             drop(b);
-            self.links.claim_all(claims, |&(key, id, dir_name)| {
-                if let Some((off, perm)) = dir_name {
+            for &(key, id, (off, perm)) in dir_claims.iter() {
+                if self.links.claim_dir(key, id) {
                     subdirs.push((id, off, key.0, Some(perm)));
                 }
-            });
+            }
+            self.links.claim_files(file_claims);
             for (name, errno) in failed {
                 self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
             }
