@@ -13,6 +13,7 @@ use crate::render::color::Palette;
 use crate::render::diff::DiffBarsView;
 use crate::render::escape::escape;
 use crate::tree::Tree;
+use crate::walk::Scan;
 use crate::{export, import, render};
 
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
@@ -85,19 +86,45 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
     status
 }
 
-/// The earlier scan for a comparison with a walk of `config.paths[0]` (the interactive view):
-/// loaded, checked against the path, ready to match. Errors recorded in it are reported on
-/// stderr; the flag says whether there were none.
-pub(crate) fn old_for_walk(config: &Config, opts: &DiffOptions) -> Result<(Tree, bool), String> {
+/// The two sides of the interactive view's comparison: the earlier scan (loaded, checked
+/// against the new side, ready to match) and, when the new side is another export (`hogs i
+/// --diff OLD NEW.json`), that export; otherwise the new side is a walk of `config.paths[0]`,
+/// started later. Errors recorded in the old scan are reported on stderr; the flag says
+/// whether there were none.
+pub(crate) fn sides_for_view(
+    config: &Config,
+    opts: &DiffOptions,
+) -> Result<(Tree, Option<Scan>, bool), String> {
     let err_tty = io::stderr().is_terminal();
     let old = import::import_file(&opts.old, err_tty, keep_for_diff(config))?;
-    let path = config.paths[0].as_os_str();
-    check_roots(opts, &old.tree, &export::root_name(path), err_tty)?;
+    let (new, new_name, shown_name) = match (&config.import, config.paths.first()) {
+        (Some(file), _) => {
+            // shown read-only: nothing is deleted or rescanned, so no identities
+            let keep = import::Keep {
+                identity: false,
+                extra: config.walk.keep_extra,
+            };
+            let new = import::import_file(file, err_tty, keep)?;
+            let name = match new.tree.roots().next() {
+                Some(root) => new.tree.name(root).to_vec(),
+                None => Vec::new(),
+            };
+            (Some(new), name.clone(), name)
+        }
+        (None, Some(path)) => (
+            None,
+            export::root_name(path.as_os_str()),
+            path.as_bytes().to_vec(),
+        ),
+        (None, None) => return Err("--diff: nothing to compare with".into()),
+    };
+    check_roots(opts, &old.tree, &new_name, err_tty)?;
     if !old.errors.is_empty() {
         let _ = report_scan_errors(&old.errors, &old.tree, &mut io::stderr().lock(), err_tty);
     }
     Ok((
-        prepare(old.tree, path.as_bytes(), config),
+        prepare(old.tree, &shown_name, config),
+        new,
         old.errors.is_empty(),
     ))
 }

@@ -433,7 +433,7 @@ impl Config {
                 if let Some(flag) = clash {
                     return Err(ConfigError(format!("{flag} does not apply to --diff")));
                 }
-                new_scan_of_diff(&old, &mut paths, &mut import, interactive.is_some())?;
+                new_scan_of_diff(&old, &mut paths, &mut import)?;
                 Some(DiffOptions {
                     old,
                     root_any: cli.diff_root_any,
@@ -536,21 +536,12 @@ fn names_and_paths(values: &[OsString], flag: &str) -> Result<NamesAndPaths, Con
 /// another export: the top of an export is always a directory, so a scan of a lone file could
 /// never be compared with one, and telling the two apart by the file type needs no guess at
 /// its contents. Two exports can also be given as `--diff OLD --import NEW` (NEW may be `-`).
-/// The interactive view compares with a walk only (it deletes and rescans on the disk).
+/// The interactive view shows a NEW export as it shows `--import`: read-only.
 fn new_scan_of_diff(
     old: &OsString,
     paths: &mut Vec<OsString>,
     import: &mut Option<OsString>,
-    interactive: bool,
 ) -> Result<(), ConfigError> {
-    if interactive
-        && (import.is_some()
-            || paths.len() == 1 && std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()))
-    {
-        return Err(ConfigError(
-            "hogs i --diff compares with a scan of a directory, not with another export".into(),
-        ));
-    }
     if import.is_none() {
         if paths.len() != 1 {
             return Err(ConfigError(

@@ -197,9 +197,10 @@ impl App {
                 let mut tree = scan.tree;
                 tree.apply_filters(&self.filters);
                 tree.finish();
+                // first: the rows of a finished walk list what a comparison found removed
+                self.state.scan.running = false;
                 self.state.set_tree(tree);
                 let s = &mut self.state.scan;
-                s.running = false;
                 s.errors = scan.errors.len();
                 if let Some(w) = self.walking.take() {
                     s.entries = w.progress.entries.load(Ordering::Relaxed);

@@ -46,11 +46,17 @@ pub struct Outcome {
 const MAX_MESSAGES: usize = 100;
 
 /// Prepares the deletion of `nodes`. Scan roots and what is above them are refused, as are
-/// entries on another filesystem (-x) and walks that kept no identities.
+/// entries on another filesystem (-x), walks that kept no identities, and anything that is
+/// not a node of `tree` (such as the removed rows of `hogs i --diff`: they are not on disk).
 pub fn plan(tree: &Tree, nodes: &[NodeId]) -> (Vec<Target>, Vec<String>) {
     let mut targets = Vec::new();
     let mut refused = Vec::new();
     for &id in nodes {
+        if id as usize >= tree.len() {
+            // a removed row of a comparison (an entry of the earlier scan only) or no node
+            refused.push("an entry of the earlier scan only: not on the disk, left alone".into());
+            continue;
+        }
         let shown = super::view::display(&tree.path(id));
         if id == crate::tree::TOTAL || tree.is_root(id) {
             refused.push(format!("{shown}: a scanned root is never deleted"));

@@ -1,14 +1,42 @@
 //! `hogs i --diff OLD`: the comparison with an earlier scan, kept beside the state.
 //!
-//! The rows stay the nodes of the tree on screen (they can be entered, marked and deleted);
-//! what the comparison adds is a change per row, a sort by change, and in the header the
-//! directory's change and what was removed from it (removed entries exist only in the old
-//! scan: they are counted there, not listed). The matching is redone whenever the tree
-//! changes (a snapshot, a delete, a rescan) or the size mode does: one linear pass.
+//! The rows of a directory are the nodes of the tree on screen (they can be entered, marked
+//! and deleted) and, once the walk is done, the entries of the old scan that are gone: rows
+//! of their own, entered read-only, never marked, deleted or rescanned (they are not on the
+//! disk). Such a "removed row" is the old node's id with [`REMOVED_ROW`] set, so rows,
+//! marks and the selection stay plain node ids; everything that reads a row's node goes
+//! through the state ([`super::state::State::node`]), and every destructive path checks
+//! [`removed_of`] first. The matching is redone whenever the tree changes (a snapshot, a
+//! delete, a rescan) or the size mode does: one linear pass.
 
 use crate::config::SizeMode;
 use crate::diff::{Diff, Entry, Matching, Status};
-use crate::tree::{NodeId, Tree};
+use crate::tree::{Node, NodeId, Tree};
+
+/// Set in the id of a row that is an entry of the old scan only. A tree never has 2^31
+/// nodes (that would be 96 GiB of them); removed rows are not listed if one did.
+pub const REMOVED_ROW: NodeId = 1 << 31;
+
+/// The old scan's node of a removed row; `None` for a node of the tree on screen.
+pub fn removed_of(id: NodeId) -> Option<NodeId> {
+    (id & REMOVED_ROW != 0).then_some(id & !REMOVED_ROW)
+}
+
+/// The comparison's entry of a row.
+fn entry(id: NodeId) -> Entry {
+    match removed_of(id) {
+        Some(o) => Entry::Old(o),
+        None => Entry::New(id),
+    }
+}
+
+/// The row of a comparison's entry.
+fn row(e: Entry) -> NodeId {
+    match e {
+        Entry::New(n) => n,
+        Entry::Old(o) => o | REMOVED_ROW,
+    }
+}
 
 #[derive(Debug)]
 pub struct Delta {
@@ -26,6 +54,8 @@ pub enum Change {
     Added,
     /// In both; new size minus old (0 for the same size).
     Size(i128),
+    /// Only in the old scan: minus its old size.
+    Removed(i128),
 }
 
 impl Delta {
@@ -57,31 +87,74 @@ impl Delta {
         }
     }
 
-    /// What became of a node of `new`.
+    /// The earlier scan (finished: totals).
+    pub fn old(&self) -> &Tree {
+        &self.old
+    }
+
+    /// What became of a row.
     pub fn change(&self, new: &Tree, id: NodeId) -> Option<Change> {
         let d = self.diff(new)?;
-        let e = Entry::New(id);
+        let e = entry(id);
         Some(match d.status(e) {
             Status::Added => Change::Added,
+            Status::Removed => Change::Removed(d.delta(e)),
             _ => Change::Size(d.delta(e)),
         })
     }
 
     /// What a sort by change orders by: the size of the change, whatever its sign (an added
-    /// entry changed by all of its size).
+    /// or removed entry changed by all of its size).
     pub fn magnitude(&self, new: &Tree, id: NodeId) -> u128 {
         self.diff(new)
-            .map_or(0, |d| d.delta(Entry::New(id)).unsigned_abs())
+            .map_or(0, |d| d.delta(entry(id)).unsigned_abs())
     }
 
-    /// Entries of the directory `dir` that are only in the old scan: how many, and their
-    /// old size.
+    /// The removed entries among the children of `dir` (a node of `new` or a removed row),
+    /// as rows; none until `new` is matched.
+    pub fn removed_rows(&self, new: &Tree, dir: NodeId) -> Vec<NodeId> {
+        let Some(d) = self.diff(new) else {
+            return Vec::new();
+        };
+        if new.len() >= REMOVED_ROW as usize || self.old.len() >= REMOVED_ROW as usize {
+            return Vec::new();
+        }
+        let mut kids = Vec::new();
+        d.children_into(entry(dir), &mut kids);
+        kids.into_iter()
+            .filter(|e| matches!(e, Entry::Old(_)))
+            .map(row)
+            .collect()
+    }
+
+    /// Whether a removed row is one in the comparison with `new`.
+    pub fn is_removed(&self, new: &Tree, id: NodeId) -> bool {
+        removed_of(id).is_some()
+            && self
+                .diff(new)
+                .is_some_and(|d| d.status(entry(id)) == Status::Removed)
+    }
+
+    /// The directory a removed row is listed in: another removed row, or a node of `new`.
+    pub fn parent_row(&self, new: &Tree, id: NodeId) -> Option<NodeId> {
+        self.diff(new)?.parent(entry(id)).map(row)
+    }
+
+    /// The old scan's node of a removed row.
+    pub fn old_node(&self, id: NodeId) -> Option<&Node> {
+        removed_of(id)
+            .filter(|&o| (o as usize) < self.old.len())
+            .map(|o| self.old.node(o))
+    }
+
+    /// Entries of the directory `dir` (a node of `new` or a removed row) that are only in
+    /// the old scan: how many, and their old size.
     pub fn removed_in(&self, new: &Tree, dir: NodeId) -> (usize, u64) {
         let Some(d) = self.diff(new) else {
             return (0, 0);
         };
         let mut kids = Vec::new();
-        d.children_into(Entry::New(dir), &mut kids);
+        d.children_into(entry(dir), &mut kids);
         kids.iter()
             .filter(|e| matches!(e, Entry::Old(_)))
             .fold((0, 0), |(n, size), &e| {

@@ -8,8 +8,9 @@
 use regex::bytes::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 
+use super::delta::{removed_of, Delta};
 use crate::config::SizeMode;
-use crate::tree::{flags, NodeId, Tree};
+use crate::tree::{flags, Node, NodeId, Tree, TOTAL};
 
 /// What the rows are ordered by.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -95,32 +96,85 @@ pub fn shown(tree: &Tree, id: NodeId) -> bool {
     !n.has(flags::REMOVED) && !n.has(flags::FILTERED)
 }
 
-/// How much a node changed since an earlier scan, for [`SortKey::Change`] (without one, that
-/// key sorts by size).
-pub type ChangeOf<'a> = Option<&'a dyn Fn(NodeId) -> u128>;
+/// What rows are: nodes of the tree on screen and, in a comparison with an earlier scan,
+/// removed rows (entries of the old scan only, see [`super::delta`]).
+#[derive(Copy, Clone)]
+pub struct Source<'a> {
+    pub tree: &'a Tree,
+    pub delta: Option<&'a Delta>,
+    /// Whether the comparison is shown (not while walking: what is not read yet would look
+    /// removed): changes, and removed entries listed.
+    pub compared: bool,
+}
+
+impl<'a> Source<'a> {
+    /// The node of a row (the old scan's for a removed row).
+    pub fn node(&self, id: NodeId) -> &'a Node {
+        match (removed_of(id), self.delta) {
+            (None, _) => self.tree.node(id),
+            (Some(_), Some(d)) => d.old_node(id).unwrap_or(self.tree.node(TOTAL)),
+            (Some(_), None) => self.tree.node(TOTAL),
+        }
+    }
+
+    pub fn name(&self, id: NodeId) -> &'a [u8] {
+        match (removed_of(id), self.delta) {
+            (None, _) => self.tree.name(id),
+            (Some(o), Some(d)) if (o as usize) < d.old().len() => d.old().name(o),
+            (Some(_), _) => b"?",
+        }
+    }
+
+    /// The full path of a row (a removed row's as it was).
+    pub fn path(&self, id: NodeId) -> Vec<u8> {
+        match (removed_of(id), self.delta) {
+            (None, _) => self.tree.path(id),
+            (Some(o), Some(d)) if (o as usize) < d.old().len() => d.old().path(o),
+            (Some(_), _) => b"?".to_vec(),
+        }
+    }
+
+    /// The comparison, when it is shown.
+    pub fn shown_delta(&self) -> Option<&'a Delta> {
+        self.delta.filter(|_| self.compared)
+    }
+
+    /// The rows of `dir`, unsorted: its shown children, then what was removed from it.
+    pub fn children(&self, dir: NodeId) -> Vec<NodeId> {
+        let mut rows: Vec<NodeId> = match removed_of(dir) {
+            Some(_) => Vec::new(),
+            None => self
+                .tree
+                .node(dir)
+                .children()
+                .filter(|&c| shown(self.tree, c))
+                .collect(),
+        };
+        if let Some(d) = self.shown_delta() {
+            rows.extend(d.removed_rows(self.tree, dir));
+        }
+        rows
+    }
+
+    /// The change since the earlier scan, whatever its sign (a sort by change without one
+    /// sorts by size).
+    fn magnitude(&self, id: NodeId) -> Option<u128> {
+        self.shown_delta().map(|d| d.magnitude(self.tree, id))
+    }
+}
 
 /// Children of `dir` in display order. Ties are broken by name, then by id, so the order is
 /// total and the same on every run.
-pub fn sorted_children(
-    tree: &Tree,
-    dir: NodeId,
-    sort: Sort,
-    mode: SizeMode,
-    change: ChangeOf<'_>,
-) -> Vec<NodeId> {
-    let mut rows: Vec<NodeId> = tree
-        .node(dir)
-        .children()
-        .filter(|&c| shown(tree, c))
-        .collect();
-    let by_name = |a: &NodeId, b: &NodeId| tree.name(*a).cmp(tree.name(*b)).then(a.cmp(b));
+pub fn sorted_children(src: &Source<'_>, dir: NodeId, sort: Sort, mode: SizeMode) -> Vec<NodeId> {
+    let mut rows = src.children(dir);
+    let by_name = |a: &NodeId, b: &NodeId| src.name(*a).cmp(src.name(*b)).then(a.cmp(b));
     match sort.key {
         SortKey::Name => rows.sort_unstable_by(by_name),
         key => {
             let value = |id: NodeId| {
-                let n = tree.node(id);
-                match (key, change) {
-                    (SortKey::Change, Some(f)) => f(id).min(i128::MAX as u128) as i128,
+                let n = src.node(id);
+                match (key, src.magnitude(id)) {
+                    (SortKey::Change, Some(c)) => c.min(i128::MAX as u128) as i128,
                     (SortKey::Count, _) => n.entries as i128,
                     (SortKey::Mtime, _) => n.mtime as i128,
                     _ => n.size(mode) as i128,
@@ -163,16 +217,14 @@ pub struct Listing {
 
 impl Listing {
     /// Makes [`Listing::rows`] the rows of `dir`; sorts only what is not cached yet.
-    #[allow(clippy::too_many_arguments)]
     pub fn refresh(
         &mut self,
-        tree: &Tree,
+        src: &Source<'_>,
         dir: NodeId,
         sort: Sort,
         mode: SizeMode,
         generation: u64,
         filter: &Filter,
-        change: ChangeOf<'_>,
     ) {
         let key = CacheKey {
             sort,
@@ -185,10 +237,10 @@ impl Listing {
         }
         self.dir = dir;
         let (sorted, _) = self.sorted.entry(dir).or_insert_with(|| {
-            let rows = sorted_children(tree, dir, sort, mode, change);
+            let rows = sorted_children(src, dir, sort, mode);
             let largest = rows
                 .iter()
-                .map(|&id| tree.node(id).size(mode))
+                .map(|&id| src.node(id).size(mode))
                 .max()
                 .unwrap_or(0);
             (rows, largest)
@@ -202,7 +254,7 @@ impl Listing {
             sorted
                 .iter()
                 .copied()
-                .filter(|&id| filter.matches(tree.name(id)))
+                .filter(|&id| filter.matches(src.name(id)))
                 .collect()
         });
     }

@@ -33,6 +33,36 @@ use terminal::Screen;
 /// Scan errors printed after the view closes; the rest are counted.
 const ERRORS_SHOWN: usize = 10;
 
+/// Loads what the view starts from, short of a walk: the earlier scan of `--diff OLD`, and a
+/// saved scan to show (`--import FILE`, or the NEW.json of `--diff OLD NEW.json`), which turns
+/// deleting and rescanning off. Returns whether the old scan recorded no errors; the error is
+/// the one line to print.
+pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
+    let mut complete = true;
+    let mut new = None;
+    if let Some(opts) = &config.diff {
+        let (old, imported, ok) = crate::compare::sides_for_view(config, opts)?;
+        complete = ok;
+        new = imported;
+        app.state.compare_with(old);
+    }
+    if let Some(file) = &config.import {
+        let scan = match new {
+            Some(scan) => scan,
+            None => {
+                // shown read-only: nothing is deleted or rescanned, so no identities
+                let keep = crate::import::Keep {
+                    identity: false,
+                    extra: config.walk.keep_extra,
+                };
+                crate::import::import_file(file, io::stderr().is_terminal(), keep)?
+            }
+        };
+        app.show_imported(scan);
+    }
+    Ok(complete)
+}
+
 /// Runs the interactive view. Needs a terminal for keys (stdin) and one to draw on: stdout,
 /// or stderr when stdout is a pipe that takes `--print-marked`.
 pub fn run(config: &Config) -> ExitStatus {
@@ -67,38 +97,18 @@ pub fn run(config: &Config) -> ExitStatus {
         },
         styles,
     );
-    let mut status = ExitStatus::Success;
-    if let Some(opts) = &config.diff {
-        // before the screen is taken: what goes wrong stays readable after the view closes
-        match crate::compare::old_for_walk(config, opts) {
-            Ok((old, complete)) => {
-                if !complete {
-                    status = ExitStatus::Incomplete;
-                }
-                app.state.compare_with(old);
-            }
-            Err(msg) => return fail(&msg),
-        }
-    }
+    // before the screen is taken: what goes wrong stays readable after the view closes
+    let mut status = match load(config, &mut app) {
+        Ok(true) => ExitStatus::Success,
+        Ok(false) => ExitStatus::Incomplete,
+        Err(msg) => return fail(&msg),
+    };
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot set up the terminal: {e}")),
     };
-    match &config.import {
-        // a saved scan: shown whole at once, nothing on disk to delete or rescan
-        Some(file) => match crate::import::import_file(
-            file,
-            io::stderr().is_terminal(),
-            crate::import::Keep::ALL,
-        ) {
-            Ok(scan) => app.show_imported(scan),
-            Err(e) => {
-                drop(term);
-                terminal::restore(&Screen::Stdout);
-                return fail(&e);
-            }
-        },
-        None => app.start_scan(config.paths.clone()),
+    if config.import.is_none() {
+        app.start_scan(config.paths.clone());
     }
     let result = app::run(&mut term, &mut event::TerminalEvents, &mut app, &stop);
     drop(term);

@@ -1,14 +1,22 @@
 //! The state's side of marking, deleting and rescanning: what `Space`, `d`, `t`, `r` and the
 //! dialogs do, the requests they hand to the event loop, and how results come back in.
 
+use super::delta::removed_of;
 use super::state::{Overlay, Request, State};
 use crate::tree::{NodeId, Tree, TOTAL};
+
+/// Why a removed row (an entry of the earlier scan only) is left alone.
+const NOT_ON_DISK: &str = "removed since the earlier scan: not on the disk";
 
 impl State {
     pub(super) fn toggle_mark(&mut self) {
         let Some(id) = self.selected() else {
             return;
         };
+        if removed_of(id).is_some() {
+            self.message = Some(format!("{NOT_ON_DISK}, nothing to mark"));
+            return;
+        }
         if self.tree.is_root(id) {
             self.message = Some("a scanned root cannot be marked".into());
             return;
@@ -33,6 +41,10 @@ impl State {
         }
         let targets = if self.marks.is_empty() {
             match self.selected() {
+                Some(id) if removed_of(id).is_some() => {
+                    self.message = Some(format!("{NOT_ON_DISK}, nothing to delete"));
+                    return;
+                }
                 Some(id) if self.tree.is_root(id) => {
                     self.message = Some("a scanned root is never deleted".into());
                     return;
@@ -79,6 +91,11 @@ impl State {
         }
         if self.imported {
             self.message = Some("an imported scan cannot be rescanned".into());
+            return None;
+        }
+        let on_disk = |id: NodeId| removed_of(id).is_none();
+        if !on_disk(self.dir) || !self.selected().is_none_or(on_disk) {
+            self.message = Some(format!("{NOT_ON_DISK}, nothing to rescan"));
             return None;
         }
         let target = match self.selected() {

@@ -5,11 +5,11 @@
 use rustc_hash::FxHashMap;
 
 use super::action::{Action, InputMode};
-use super::delta::Delta;
-use super::listing::{ChangeOf, Filter, Listing, Sort, SortKey};
+use super::delta::{removed_of, Delta};
+use super::listing::{Filter, Listing, Sort, SortKey, Source};
 use super::marks::Marks;
 use crate::config::{SizeMode, UnitStyle};
-use crate::tree::{EntryKind, NodeId, Tree, TOTAL};
+use crate::tree::{EntryKind, Node, NodeId, Tree, TOTAL};
 use crate::units::format_size;
 
 /// What the event loop must do for the state (things with side effects).
@@ -161,6 +161,35 @@ impl State {
         self.top
     }
 
+    /// What the rows are drawn from.
+    pub fn source(&self) -> Source<'_> {
+        Source {
+            tree: &self.tree,
+            delta: self.delta.as_ref(),
+            compared: !self.scan.running,
+        }
+    }
+
+    /// The node of a row: of the tree, or of the earlier scan for a removed row.
+    pub fn node(&self, id: NodeId) -> &Node {
+        self.source().node(id)
+    }
+
+    /// The name of a row (a root's is the path as typed).
+    pub fn name(&self, id: NodeId) -> &[u8] {
+        self.source().name(id)
+    }
+
+    /// The full path of a row.
+    pub fn path(&self, id: NodeId) -> Vec<u8> {
+        self.source().path(id)
+    }
+
+    /// Whether a row is an entry of the earlier scan only (not on the disk).
+    pub fn is_removed_row(&self, id: NodeId) -> bool {
+        removed_of(id).is_some()
+    }
+
     pub fn input_mode(&self) -> InputMode {
         match self.overlay {
             Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
@@ -212,7 +241,16 @@ impl State {
             }
             self.top = top;
         }
-        while self.dir != TOTAL && !self.tree.is_live(self.dir) {
+        let gone = |s: &State| match &s.delta {
+            Some(d) if removed_of(s.dir).is_some() => !d.is_removed(&s.tree, s.dir),
+            _ => false,
+        };
+        if gone(self) {
+            // a removed entry that is not one any more (or not shown now)
+            self.selected = None;
+            self.dir = self.top;
+        }
+        while self.dir != TOTAL && removed_of(self.dir).is_none() && !self.tree.is_live(self.dir) {
             // deleted, or replaced by a rescan: show the nearest directory still there
             self.selected = None;
             self.dir = self.tree.node(self.dir).parent;
@@ -231,20 +269,18 @@ impl State {
 
     /// Brings the cached rows, the cursor and the scroll offset in line with the state.
     fn refresh(&mut self) {
-        let change = |id| {
-            self.delta
-                .as_ref()
-                .map_or(0, |d| d.magnitude(&self.tree, id))
+        let src = Source {
+            tree: &self.tree,
+            delta: self.delta.as_ref(),
+            compared: !self.scan.running,
         };
-        let change: ChangeOf<'_> = self.delta.is_some().then_some(&change);
         self.listing.refresh(
-            &self.tree,
+            &src,
             self.dir,
             self.sort,
             self.mode,
             self.generation,
             &self.filter,
-            change,
         );
         let rows = self.listing.rows();
         if rows.is_empty() {
@@ -289,7 +325,7 @@ impl State {
     }
 
     fn enter(&mut self, id: NodeId) {
-        if self.tree.node(id).kind() != EntryKind::Dir {
+        if self.node(id).kind() != EntryKind::Dir {
             return;
         }
         if let Some(sel) = self.selected {
@@ -311,7 +347,11 @@ impl State {
         if let Some(sel) = self.selected {
             self.memory.insert(from, sel);
         }
-        self.dir = self.tree.node(from).parent;
+        self.dir = match (removed_of(from), &self.delta) {
+            (Some(_), Some(d)) => d.parent_row(&self.tree, from).unwrap_or(self.top),
+            (Some(_), None) => self.top,
+            (None, _) => self.tree.node(from).parent,
+        };
         self.filter.clear();
         self.selected = Some(from);
         self.refresh();

@@ -114,7 +114,7 @@ fn path_of(state: &State, id: NodeId) -> String {
     if id == TOTAL {
         return "(all paths)".into();
     }
-    display(&state.tree.path(id))
+    display(&state.path(id))
 }
 
 fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
@@ -132,7 +132,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     if area.height < 2 {
         return;
     }
-    let node = state.tree.node(state.dir);
+    let node = state.node(state.dir);
     let mode = match state.mode {
         crate::config::SizeMode::Disk => "disk",
         crate::config::SizeMode::Apparent => "apparent",
@@ -211,7 +211,7 @@ pub fn date(secs: i64) -> String {
 }
 
 fn flag_char(state: &State, id: NodeId) -> char {
-    let n = state.tree.node(id);
+    let n = state.node(id);
     if n.has(flags::UNREADABLE) {
         '!'
     } else if n.has(flags::OTHER_FS) {
@@ -228,7 +228,7 @@ fn flag_char(state: &State, id: NodeId) -> char {
 /// The comparison with an earlier scan, when there is one to show: not while the walk runs
 /// (what is not read yet would look removed).
 fn shown_delta(state: &State) -> Option<&Delta> {
-    state.delta.as_ref().filter(|_| !state.scan.running)
+    state.source().shown_delta()
 }
 
 /// The change column of one row, and its colour.
@@ -237,7 +237,7 @@ fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
         None => (String::new(), Color::Reset),
         Some(Change::Added) => ("new".into(), Color::Cyan),
         Some(Change::Size(0)) => ("=".into(), Color::DarkGray),
-        Some(Change::Size(d)) => (
+        Some(Change::Size(d) | Change::Removed(d)) => (
             signed_size(d, state.mode, state.units),
             if d > 0 { Color::Red } else { Color::Green },
         ),
@@ -251,6 +251,9 @@ fn header_change(state: &State, delta: &Delta) -> String {
     }
     let mut text = match delta.change(&state.tree, state.dir) {
         Some(Change::Size(d)) => format!(" · Δ {}", signed_size(d, state.mode, state.units)),
+        Some(Change::Removed(d)) => {
+            format!(" · removed: Δ {}", signed_size(d, state.mode, state.units))
+        }
         Some(Change::Added) => " · Δ new".into(),
         None => return String::new(),
     };
@@ -259,6 +262,17 @@ fn header_change(state: &State, delta: &Delta) -> String {
         text.push_str(&format!(" · {removed} removed ({})", state.format(size)));
     }
     text
+}
+
+/// The old size of a removed row's directory: what its percentage is of.
+fn removed_parent_size(state: &State, id: NodeId) -> u64 {
+    let old = state.delta.as_ref().map(|d| d.old());
+    match (super::delta::removed_of(id), old) {
+        (Some(o), Some(old)) if (o as usize) < old.len() => {
+            old.node(old.node(o).parent).size(state.mode)
+        }
+        _ => 0,
+    }
 }
 
 fn bar(filled: f64, width: usize) -> String {
@@ -284,13 +298,14 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         return;
     }
     let tree = &state.tree;
-    let parent_size = tree.node(state.dir).size(state.mode);
+    let src = state.source();
+    let dir_size = src.node(state.dir).size(state.mode);
     let largest = state.largest();
     let end = (state.offset + area.height as usize).min(rows.len());
     let visible = &rows[state.offset..end];
     let sizes: Vec<String> = visible
         .iter()
-        .map(|&id| state.format(tree.node(id).size(state.mode)))
+        .map(|&id| state.format(src.node(id).size(state.mode)))
         .collect();
     let size_w = sizes.iter().map(String::len).max().unwrap_or(0).max(5);
     let bar_w = bar_width(area.width);
@@ -309,8 +324,14 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         .max(6);
     for (i, (&id, size)) in visible.iter().zip(&sizes).enumerate() {
         let y = area.y + i as u16;
-        let n = tree.node(id);
+        let n = src.node(id);
+        let removed = state.is_removed_row(id);
         let value = n.size(state.mode);
+        // a removed entry's share of its directory as it was
+        let parent_size = match removed {
+            true => removed_parent_size(state, id),
+            false => dir_size,
+        };
         let pct = if parent_size > 0 {
             value as f64 * 100.0 / parent_size as f64
         } else {
@@ -356,13 +377,21 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
         ));
         let used: usize = spans.iter().map(|s| s.width()).sum();
-        let suffix = if n.is_dir() { "/" } else { "" };
+        let suffix = match (n.is_dir(), removed) {
+            (true, true) => "/ (removed)",
+            (false, true) => " (removed)",
+            (true, false) => "/",
+            (false, false) => "",
+        };
         let room = (area.width as usize).saturating_sub(used + suffix.len());
-        let name = tree.name(id);
+        let name = src.name(id);
         let (cut, _) = truncate(&escape(name, false), room);
         let mut name_style = styles.for_entry(n.kind(), name);
         if marked {
             name_style = name_style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+        }
+        if removed {
+            name_style = name_style.fg(Color::DarkGray);
         }
         spans.push(Span::styled(
             format!("{}{suffix}", String::from_utf8_lossy(&cut)),
@@ -374,6 +403,10 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             ..area
         };
         buf.set_line(area.x, y, &Line::from(spans), area.width);
+        if removed {
+            // not on the disk: the whole row dimmed
+            buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
+        }
         if state.offset + i == state.cursor() {
             buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
         }

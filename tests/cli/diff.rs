@@ -457,10 +457,6 @@ fn bad_input_is_one_line_and_status_1() {
             "hogs: --export does not apply to --diff\n",
         ),
         (
-            vec!["i", "--diff", "x.json", "broken.json"],
-            "hogs: hogs i --diff compares with a scan of a directory, not with another export\n",
-        ),
-        (
             vec!["--diff", "-", "--import", "-"],
             "hogs: --diff: the old and the new scan cannot both come from stdin\n",
         ),

@@ -125,14 +125,14 @@ impl Journey {
         let s = &self.app.state;
         s.rows()
             .iter()
-            .map(|&id| String::from_utf8_lossy(s.tree.name(id)).into_owned())
+            .map(|&id| String::from_utf8_lossy(s.name(id)).into_owned())
             .collect()
     }
 
     pub fn selected_name(&self) -> String {
         let s = &self.app.state;
         s.selected()
-            .map(|id| String::from_utf8_lossy(s.tree.name(id)).into_owned())
+            .map(|id| String::from_utf8_lossy(s.name(id)).into_owned())
             .unwrap_or_default()
     }
 
@@ -141,7 +141,7 @@ impl Journey {
         let s = &self.app.state;
         *s.rows()
             .iter()
-            .find(|&&id| s.tree.name(id) == name.as_bytes())
+            .find(|&&id| s.name(id) == name.as_bytes())
             .unwrap_or_else(|| panic!("no row {name:?} in {:?}", self.rows()))
     }
 
