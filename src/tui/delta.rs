@@ -199,6 +199,16 @@ mod tests {
         assert_eq!(delta.magnitude(&new, 4), 7);
         assert_eq!(delta.change(&new, 1), Some(Change::Size(42 - 35)));
         assert_eq!(delta.removed_in(&new, 1), (1, 5));
+        // the removed file as a row: old node 4 ("gone"), tagged
+        let gone = delta.removed_rows(&new, 1);
+        assert_eq!(gone, [4 | REMOVED_ROW]);
+        assert_eq!(removed_of(gone[0]), Some(4));
+        assert_eq!(delta.change(&new, gone[0]), Some(Change::Removed(-5)));
+        assert_eq!(delta.magnitude(&new, gone[0]), 5);
+        assert_eq!(delta.parent_row(&new, gone[0]), Some(1));
+        assert!(delta.is_removed(&new, gone[0]) && !delta.is_removed(&new, 2));
+        assert_eq!(delta.old_node(gone[0]).map(|n| n.disk), Some(5));
+        assert!(delta.removed_rows(&new, 2).is_empty());
         let bigger = tree(&[("a", 15), ("b", 20), ("c", 7), ("d", 1)]);
         assert_eq!(delta.change(&bigger, 2), None, "another tree");
     }

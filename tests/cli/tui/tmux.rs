@@ -203,3 +203,34 @@ fn sigterm_ends_the_view_and_gives_the_terminal_back() {
         "still on the alternate screen:\n{screen}"
     );
 }
+
+#[test]
+fn two_exports_are_compared_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/gone", 40 * 1024).file("t/kept", 8 * 1024);
+    env.stdout_ok(["-O", "old.json", "t"]);
+    env.bash("rm t/gone");
+    env.file("t/fresh", 20 * 1024);
+    env.stdout_ok(["-O", "new.json", "t"]);
+    let script = format!(
+        "cd '{}' && '{}' i --diff old.json new.json; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    let screen = tmux.wait_for("gone (removed)");
+    assert!(screen.contains("imported"), "{screen}");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines[2].contains("gone (removed)"),
+        "biggest change first:\n{screen}"
+    );
+    assert!(lines[3].contains("fresh"), "{screen}");
+    assert!(lines[4].contains("kept"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
