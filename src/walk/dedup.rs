@@ -148,25 +148,21 @@ impl LinkSet {
         if shared.is_empty() {
             return;
         }
-        let mut names: Vec<(u32, u64, NodeId)> = files
-            .log
-            .iter()
-            .filter(|c| shared.contains(&(c.dev, c.ino)))
-            .map(|c| (c.dev, c.ino, c.id))
-            .collect();
-        drop(files);
-        names.sort_unstable();
-        for group in names.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-            let mut owner = group[0].2;
-            for &(_, _, id) in &group[1..] {
-                if tree.dfs_order(id, owner).is_lt() {
-                    owner = id;
-                }
-            }
-            for &(_, _, id) in group {
-                if id != owner {
-                    tree.set_flag(id, flags::DUPLICATE);
-                }
+        // the owner so far of each shared inode; every name it beats, or that beats it, is
+        // marked as it is met (no sort: a hash lookup a claim)
+        let mut owners: FxHashMap<(u32, u64), NodeId> =
+            shared.into_iter().map(|k| (k, NodeId::MAX)).collect();
+        for c in &files.log {
+            let Some(owner) = owners.get_mut(&(c.dev, c.ino)) else {
+                continue;
+            };
+            if *owner == NodeId::MAX {
+                *owner = c.id;
+            } else if tree.dfs_order(c.id, *owner).is_lt() {
+                tree.set_flag(*owner, flags::DUPLICATE);
+                *owner = c.id;
+            } else {
+                tree.set_flag(c.id, flags::DUPLICATE);
             }
         }
     }
