@@ -853,16 +853,12 @@ impl Walker<'_> {
             let mut b = lock(self.builder);
             let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
             for (i, e) in ents.iter().enumerate() {
-                match e.stat(stats) {
-                    Some(Ok(meta)) => bytes = bytes.saturating_add(node_for(meta, mode).disk),
-                    Some(Err(err)) => {
-                        // vanished since listed: silent, unless -L met a dangling link
-                        if *err != Errno::NOENT || follow {
-                            failed.push((name_bytes(names, e).into(), err.raw_os_error()));
-                        }
-                        continue;
+                if let Some(Err(err)) = e.stat(stats) {
+                    // vanished since listed: silent, unless -L met a dangling link
+                    if *err != Errno::NOENT || follow {
+                        failed.push((name_bytes(names, e).into(), err.raw_os_error()));
                     }
-                    None => {}
+                    continue;
                 }
                 keep.push(i as u32);
             }
@@ -871,7 +867,9 @@ impl Walker<'_> {
                 job.node,
                 keep.iter().map(|&i| {
                     let e = &ents[i as usize];
-                    (node_of(e), name_bytes(names, e))
+                    let node = node_of(e);
+                    bytes = bytes.saturating_add(node.disk);
+                    (node, name_bytes(names, e))
                 }),
             );
             for (j, &i) in keep.iter().enumerate() {
