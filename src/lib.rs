@@ -143,6 +143,22 @@ pub(crate) fn scan_with_progress(config: &Config) -> walk::Scan {
         if let Some(line) = line {
             line.finish();
         }
+        // how the walk ran, for tests and benchmarks (not a user-facing option)
+        if std::env::var_os("HOGS_DEBUG_WALK").is_some() {
+            let threads = counters.threads.load(std::sync::atomic::Ordering::Relaxed);
+            let grew = counters
+                .threads_grew
+                .load(std::sync::atomic::Ordering::Relaxed);
+            let _ = writeln!(
+                io::stderr(),
+                "hogs: walk: {threads} threads{}",
+                if grew {
+                    ", grown: disk reads below a cached root"
+                } else {
+                    ""
+                }
+            );
+        }
         scan
     })
 }

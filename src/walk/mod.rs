@@ -73,6 +73,11 @@ impl ScanError {
 pub struct Progress {
     pub entries: AtomicU64,
     pub bytes: AtomicU64,
+    /// Worker threads started (0: the walk needed none).
+    pub threads: AtomicUsize,
+    /// The threads held back when the pool was built started later: the walk turned out to
+    /// read from disk below a root that looked cached (see `Walker::pool`).
+    pub threads_grew: AtomicBool,
 }
 
 /// The result of a walk: the tree (own sizes, not yet totals) and what could not be read.
@@ -105,6 +110,12 @@ const LARGE_DIR_BYTES: u64 = 16 * 1024;
 /// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).
 const COLD_START: Duration = Duration::from_micros(300);
 const COLD_PER_ENTRY: Duration = Duration::from_micros(8);
+/// Blocks (512 bytes) read from a device since the walk started beyond which its metadata is
+/// taken to be on disk: eight 4 KiB reads. A walk of cached metadata reads none.
+const COLD_BLOCKS: u64 = 64;
+/// Directories a pool thread reads between two looks at how much was read from disk (a look
+/// is one getrusage, about 0.3 µs: every directory would cost 1% of a warm walk).
+const COLD_CHECK_EVERY: u32 = 32;
 /// Names per batch handed to another thread: enough to pay for the task, small enough that
 /// every thread gets some of a directory of a few thousand.
 const STAT_BATCH: usize = 512;
@@ -161,6 +172,15 @@ struct Walker<'a> {
     builder: &'a Mutex<TreeBuilder>,
     live: &'a LiveScan,
     pool: OnceLock<Option<rayon::ThreadPool>>,
+    /// Pool threads built but not started: the walk looked warm when the pool started. They
+    /// start when it turns out cold after all (see `Walker::pool`).
+    held_threads: Mutex<Vec<rayon::ThreadBuilder>>,
+    /// `held_threads` is not empty (read on every directory, without the lock).
+    may_grow: AtomicBool,
+    /// `sys::blocks_read` when the walk started.
+    blocks_at_start: u64,
+    /// The root being read is on a device with no major number (see `looks_cold`).
+    judge_by_time: AtomicBool,
     /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
     default_threads: OnceLock<(usize, usize)>,
     started: Instant,
@@ -267,6 +287,8 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// Directories this pool thread read since it last looked for disk reads.
+    static DIRS_READ: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
@@ -318,6 +340,10 @@ pub fn walk_live(
         builder: &live.builder,
         live,
         pool: OnceLock::new(),
+        held_threads: Mutex::new(Vec::new()),
+        may_grow: AtomicBool::new(false),
+        blocks_at_start: sys::blocks_read(),
+        judge_by_time: AtomicBool::new(false),
         default_threads: OnceLock::new(),
         started: Instant::now(),
         links: LinkSet::new(),
@@ -507,11 +533,15 @@ impl Walker<'_> {
     /// The worker threads, started only when a walk turns out to need them: a scan of a small
     /// directory starts no thread at all (startup as fast as `du -s`).
     ///
-    /// How many depends on what the walk has met so far. Metadata in the page cache makes a
-    /// walk CPU-bound: a few threads per core. Metadata on disk makes every thread wait on
-    /// the device: then many more requests in flight than cores is what makes it fast (cold
-    /// `big`, 2 cores: 8 threads 3.65 s, 16 threads 3.03 s; warm, 16 threads cost 10% more
-    /// than 8). The first directory read, done before the pool exists, tells which it is.
+    /// How many depends on where the metadata is. In the page cache, a walk is CPU-bound: a
+    /// thread per core. On disk, every thread waits on the device: then many more requests in
+    /// flight than cores is what makes it fast (cold `big`, 2 cores: 8 threads 3.65 s, 16
+    /// threads 3.03 s; warm, 16 threads cost 10% more than 8). What the root's read cost, done
+    /// before the pool exists, tells which it is; when it looks warm, the pool is built with the
+    /// cold count but only the warm count of threads start, and the rest wait in
+    /// `held_threads` until a pool thread sees the walk read from disk (`check_cold`). Cold
+    /// /usr needs that: the shell that dropped the caches has just looked up /usr/bin and
+    /// /usr/lib again, so the root reads warm while everything below it is on disk.
     fn pool(&self) -> Option<&rayon::ThreadPool> {
         let (warm, cold) = match self.opts.threads {
             Some(n) => (n, n),
@@ -524,30 +554,81 @@ impl Walker<'_> {
         }
         self.pool
             .get_or_init(|| {
-                let threads = if cold > warm && self.looks_cold() {
+                let start_now = if cold > warm && self.looks_cold() {
                     cold
                 } else {
                     warm
                 };
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
+                let mut held = Vec::new();
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(cold.max(warm))
+                    .spawn_handler(|thread| {
+                        if thread.index() < start_now {
+                            std::thread::Builder::new().spawn(move || thread.run())?;
+                            self.progress.threads.fetch_add(1, Ordering::Relaxed);
+                        } else {
+                            held.push(thread);
+                        }
+                        Ok(())
+                    })
                     .build()
-                    .ok()
+                    .ok();
+                if !held.is_empty() {
+                    *lock(&self.held_threads) = held;
+                    self.may_grow.store(true, Ordering::Relaxed);
+                }
+                pool
             })
             .as_ref()
     }
 
-    /// Whether the walk so far took the time of disk reads rather than of cached lookups:
-    /// a cached stat or directory entry costs a few microseconds, a read from the device
-    /// a hundred or more.
+    /// Whether the walk so far read from disk. On a filesystem with no block device of its
+    /// own (NFS, FUSE; also overlayfs and btrfs), whose reads may not be counted as this
+    /// process's, also whether it took the time of device reads rather than of cached lookups:
+    /// a cached stat or directory entry costs a few microseconds, a read a hundred or more.
+    /// Timing is the weaker signal: a loaded machine, or a debug build, makes cached reads
+    /// slow too.
     fn looks_cold(&self) -> bool {
         let entries = self.progress.entries.load(Ordering::Relaxed);
-        self.started.elapsed() > COLD_START + COLD_PER_ENTRY * entries.min(1 << 20) as u32
+        self.read_from_disk()
+            || (self.judge_by_time.load(Ordering::Relaxed)
+                && self.started.elapsed()
+                    > COLD_START + COLD_PER_ENTRY * entries.min(1 << 20) as u32)
+    }
+
+    fn read_from_disk(&self) -> bool {
+        sys::blocks_read().saturating_sub(self.blocks_at_start) >= COLD_BLOCKS
+    }
+
+    /// On a pool thread, every `COLD_CHECK_EVERY` directories while threads are held back:
+    /// starts them once the walk has read from disk.
+    fn check_cold(&self, dirs_read: &mut u32) {
+        *dirs_read += 1;
+        if *dirs_read < COLD_CHECK_EVERY || !self.may_grow.load(Ordering::Relaxed) {
+            return;
+        }
+        *dirs_read = 0;
+        if !self.read_from_disk() {
+            return;
+        }
+        self.may_grow.store(false, Ordering::Relaxed);
+        self.progress.threads_grew.store(true, Ordering::Relaxed);
+        for thread in std::mem::take(&mut *lock(&self.held_threads)) {
+            // a thread that cannot start leaves the walk to those that did
+            if std::thread::Builder::new()
+                .spawn(move || thread.run())
+                .is_ok()
+            {
+                self.progress.threads.fetch_add(1, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Reads the root directory on the calling thread, then its subdirectories on the pool
     /// (or, with -T 1, depth-first from a stack on this thread).
     fn walk_root(&self, job: DirJob) {
+        self.judge_by_time
+            .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
         if jobs.is_empty() {
@@ -578,6 +659,11 @@ impl Walker<'_> {
     fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
         let mut next = Some(job);
         while let Some(job) = next.take() {
+            DIRS_READ.with(|n| {
+                let mut dirs = n.get();
+                self.check_cold(&mut dirs);
+                n.set(dirs);
+            });
             let mut spawned = false;
             self.scan_dir(job, &mut |j| {
                 if !spawned && next.is_none() {

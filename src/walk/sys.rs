@@ -176,6 +176,22 @@ fn retry_when_out_of_fds<T>(mut f: impl FnMut() -> Result<T, Errno>) -> Result<T
     }
 }
 
+/// Blocks (512 bytes) this process has read from a device so far: how a walk tells metadata
+/// read from disk from metadata in the page cache without trusting timing (a loaded machine
+/// makes cached reads slow; a disk read is counted even when it is quick). 0 where the
+/// kernel keeps no I/O accounting, and on filesystems with no block device (NFS, FUSE).
+#[allow(unsafe_code)] // rustix has no getrusage; the libc call is the whole of it
+pub fn blocks_read() -> u64 {
+    let mut usage = MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a whole `struct rusage` into the pointer it is given.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+        return 0;
+    }
+    // SAFETY: zero-initialised and, on success, filled by the kernel.
+    let usage = unsafe { usage.assume_init() };
+    usage.ru_inblock.max(0) as u64
+}
+
 /// How many parent directories the walk may hold open: half of what `ulimit -n` leaves after
 /// a small reserve, so the worker threads (a directory being read each, and a parent reopened
 /// by path) and the process's own files always have room.

@@ -12,6 +12,7 @@ macro_rules! skip {
 mod util;
 
 mod adversarial;
+mod cold;
 mod config_file;
 mod diff;
 mod dust_flags;

@@ -54,6 +54,17 @@ impl TestEnv {
         }
     }
 
+    /// Like [`TestEnv::new`], under cargo's target directory: on the disk that holds the
+    /// project even where /tmp is a tmpfs (a tree whose metadata must leave the page cache).
+    pub fn new_on_disk() -> Self {
+        Self::with_dir(
+            tempfile::Builder::new()
+                .prefix("hogs-cli-test-")
+                .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+                .expect("create temporary directory under the target directory"),
+        )
+    }
+
     fn with_dir(dir: tempfile::TempDir) -> Self {
         fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))
             .expect("chmod 0755 the temporary directory");
