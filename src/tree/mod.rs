@@ -152,6 +152,13 @@ impl Node {
             | ((len as u64) << NAME_OFF_BITS);
     }
 
+    /// A node whose name is `len` bytes at `off` of a caller's buffer, for
+    /// [`TreeBuilder::append_children`], which moves the names into the tree's arena.
+    pub fn with_local_name(mut self, off: usize, len: usize) -> Node {
+        self.set_name(off as u64, len.min(255));
+        self
+    }
+
     fn name_span(&self) -> (usize, usize) {
         let off = (self.packed & NAME_OFF_MASK) as usize;
         let len = ((self.packed >> NAME_OFF_BITS) & 0xff) as usize;

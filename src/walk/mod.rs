@@ -270,6 +270,9 @@ struct Scratch {
     dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
     /// (inode, node) of the files that may share their inode with another name.
     file_claims: Vec<(LinkKey, NodeId)>,
+    /// The directory's nodes, built before the tree's lock is taken, and their names.
+    nodes: Vec<Node>,
+    node_names: Vec<u8>,
 }
 
 impl Scratch {
@@ -282,6 +285,8 @@ impl Scratch {
         self.subdirs.clear();
         self.dir_claims.clear();
         self.file_claims.clear();
+        self.nodes.clear();
+        self.node_names.clear();
     }
 }
 
@@ -320,6 +325,24 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// [`lock`] for a lock held a microsecond or two: spins that long before sleeping. std's
+/// mutex spins about 100 rounds, less than a page fault in the holder takes, and a thread
+/// that sleeps on the futex costs a context switch and a wake-up (on a VM, an interrupt to
+/// the other vCPU) for a wait of a microsecond.
+fn lock_briefly_held<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    for _ in 0..SPIN_ROUNDS {
+        match m.try_lock() {
+            Ok(guard) => return guard,
+            Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+        }
+    }
+    lock(m)
+}
+
+/// Rounds of `lock_briefly_held`: a spin-loop hint is 10-140 cycles, so a few to 50 µs.
+const SPIN_ROUNDS: u32 = 1000;
+
 /// Walks every path, in order; each root's directories in parallel (see `Walker::pool`).
 pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
     walk_live(paths, opts, progress, &LiveScan::default())
@@ -333,8 +356,9 @@ pub fn walk_live(
     progress: &Progress,
     live: &LiveScan,
 ) -> Scan {
-    *lock(&live.builder) =
-        TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
+    *lock(&live.builder) = TreeBuilder::with_identity(opts.keep_identity)
+        .with_extra(opts.keep_extra)
+        .reserved_for_walk();
     let mut walker = Walker {
         opts,
         builder: &live.builder,
@@ -479,13 +503,7 @@ impl Walker<'_> {
     /// Sizes of a directory that was not stat'ed before it failed to open.
     fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
         if let Ok((meta, times)) = stat {
-            let mut b = lock(self.builder);
-            b.set_identity(id, (meta.dev, meta.ino));
-            b.set_extra(id, meta.extra(times));
-            let n = b.node_mut(id);
-            n.disk = meta.disk_bytes();
-            n.apparent = meta.size;
-            n.mtime = meta.mtime;
+            set_own(&mut lock(self.builder), id, &meta, times);
         }
     }
 
@@ -721,6 +739,8 @@ impl Walker<'_> {
         // hard-link keys) and its own sizes.
         let mut dev = job.dev;
         let mut perm = job.perm;
+        // its own sizes go into the tree under the lock its children are appended under
+        let mut own: Option<(Meta, Times)> = None;
         if !job.stat_done && !is_root {
             let stat = if self.opts.keep_extra {
                 sys::fstat_times(fd.as_fd())
@@ -731,30 +751,31 @@ impl Walker<'_> {
                 Ok((meta, times)) => {
                     dev = meta.dev;
                     perm = Some(meta.mode & 0o7777);
-                    let mut b = lock(self.builder);
-                    b.set_identity(job.node, (meta.dev, meta.ino));
-                    b.set_extra(job.node, meta.extra(times));
-                    let n = b.node_mut(job.node);
-                    n.disk = meta.disk_bytes();
-                    n.apparent = meta.size;
-                    n.mtime = meta.mtime;
                     if self.opts.one_filesystem && meta.dev != job.root_dev {
-                        n.set_flag(flags::OTHER_FS);
+                        let mut b = lock(self.builder);
+                        set_own(&mut b, job.node, &meta, times);
+                        b.node_mut(job.node).set_flag(flags::OTHER_FS);
                         return;
                     }
-                    drop(b);
                     if !count_mode {
                         self.progress
                             .bytes
                             .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
                     }
                     if self.dedup_dirs && !self.links.claim_dir((meta.dev, meta.ino), job.node) {
-                        return;
+                        return set_own(&mut lock(self.builder), job.node, &meta, times);
                     }
+                    own = Some((meta, times));
                 }
                 Err(e) => return self.unreadable(job.node, e),
             }
         }
+        let unreadable = |e: Errno| {
+            if let Some((meta, times)) = &own {
+                set_own(&mut lock(self.builder), job.node, meta, *times);
+            }
+            self.unreadable(job.node, e)
+        };
 
         // 1. names
         let Scratch {
@@ -766,6 +787,8 @@ impl Walker<'_> {
             subdirs,
             dir_claims,
             file_claims,
+            nodes,
+            node_names,
         } = scratch;
         let ex = &self.opts.exclusions;
         let dir_path = if ex.paths.is_empty() {
@@ -910,13 +933,13 @@ impl Walker<'_> {
         };
         if let Err(e) = listed {
             // a directory that can't be listed keeps its own size; what was read is dropped
-            return self.unreadable(job.node, e);
+            return unreadable(e);
         }
         let names = &*names;
         let stats = &*stats;
         // No search permission: names are readable but nothing can be stat'ed.
         if stats.iter().any(|s| matches!(s, Err(Errno::ACCESS))) {
-            return self.unreadable(job.node, Errno::ACCESS);
+            return unreadable(Errno::ACCESS);
         }
         // Count mode stats no file, so a directory with read but no search permission would
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
@@ -924,7 +947,7 @@ impl Walker<'_> {
             && ents.iter().any(|e| e.stat == NO_STAT)
             && !sys::may_search(fd.as_fd(), perm)
         {
-            return self.unreadable(job.node, Errno::ACCESS);
+            return unreadable(Errno::ACCESS);
         }
         let mode = self.opts.mode;
         let node_of = |e: &Ent| match e.stat(stats) {
@@ -932,78 +955,101 @@ impl Walker<'_> {
             _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
         };
 
-        // 3. into the tree
+        // 3. into the tree. The nodes, their names and what to do next are worked out before
+        // the lock is taken (ids relative to the first child until the lock says where they
+        // go), so that it is held for copies only; a huge directory's are built in place
+        // under the lock instead (its copy would cost more than other threads' wait).
+        let mut held = (ents.len() >= PARALLEL_STAT_MIN).then(|| lock(self.builder));
         let mut bytes = 0u64;
-        let kept;
-        {
-            let mut b = lock(self.builder);
-            let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
-            for (i, e) in ents.iter().enumerate() {
-                if let Some(Err(err)) = e.stat(stats) {
+        let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
+        let mut count: NodeId = 0;
+        for (i, e) in ents.iter().enumerate() {
+            let (edev, eino, nlink, eperm) = match e.stat(stats) {
+                Some(Err(err)) => {
                     // vanished since listed: silent, unless -L met a dangling link
                     if *err != Errno::NOENT || follow {
                         failed.push((name_bytes(names, e).into(), err.raw_os_error()));
                     }
                     continue;
                 }
-                keep.push(i as u32);
+                Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
+                None => (dev, e.ino, 0, 0),
+            };
+            let j = count;
+            let mut node = node_of(e);
+            bytes = bytes.saturating_add(node.disk);
+            if node.is_dir() {
+                let stat_done = e.stat != NO_STAT;
+                if stat_done && self.opts.one_filesystem && edev != job.root_dev {
+                    node.set_flag(flags::OTHER_FS);
+                } else if stat_done && self.dedup_dirs {
+                    dir_claims.push(((edev, eino), j, (e.name_off, eperm)));
+                } else {
+                    subdirs.push((j, e.name_off, edev, stat_done.then_some(eperm)));
+                }
+            } else if nlink > 1 || self.dedup_files || (count_mode && e.stat == NO_STAT) {
+                // count mode has no link count: every inode goes through the set
+                file_claims.push(((edev, eino), j));
             }
-            kept = keep.len() as u64;
-            let first = b.add_children(
-                job.node,
-                keep.iter().map(|&i| {
+            let name = name_bytes(names, e);
+            match held.as_mut() {
+                Some(b) => b.push_child(job.node, node, name),
+                None => {
+                    nodes.push(node.with_local_name(node_names.len(), name.len()));
+                    node_names.extend_from_slice(name);
+                }
+            }
+            count += 1;
+            keep.push(i as u32);
+        }
+        let kept = u64::from(count);
+        let first = {
+            let built_in_place = held.is_some();
+            let mut b = held.unwrap_or_else(|| lock_briefly_held(self.builder));
+            if let Some((meta, times)) = &own {
+                set_own(&mut b, job.node, meta, *times);
+            }
+            let first = if built_in_place {
+                b.close_children(job.node, count)
+            } else {
+                b.append_children(job.node, nodes, node_names)
+            };
+            if b.keeps_per_node_facts() {
+                for (j, &i) in keep.iter().enumerate() {
+                    let id = first + j as NodeId;
                     let e = &ents[i as usize];
-                    let node = node_of(e);
-                    bytes = bytes.saturating_add(node.disk);
-                    (node, name_bytes(names, e))
-                }),
-            );
-            for (j, &i) in keep.iter().enumerate() {
-                let id = first + j as NodeId;
-                let e = &ents[i as usize];
-                let (edev, eino, nlink, eperm) = match e.stat(stats) {
-                    Some(Ok(m)) => {
-                        b.set_extra(
-                            id,
-                            m.extra(times.get(i as usize).copied().unwrap_or_default()),
-                        );
-                        (m.dev, m.ino, m.nlink, m.mode & 0o7777)
-                    }
-                    _ => (dev, e.ino, 0, 0),
-                };
-                b.set_identity(id, (edev, eino));
-                let is_dir = b.tree().node(id).is_dir();
-                if nlink > 1 && !is_dir {
-                    b.set_links(id, nlink);
-                }
-                if is_dir {
-                    let stat_done = e.stat != NO_STAT;
-                    if stat_done {
-                        if self.opts.one_filesystem && edev != job.root_dev {
-                            b.node_mut(id).set_flag(flags::OTHER_FS);
-                            continue;
+                    match e.stat(stats) {
+                        Some(Ok(m)) => {
+                            b.set_extra(
+                                id,
+                                m.extra(times.get(i as usize).copied().unwrap_or_default()),
+                            );
+                            b.set_identity(id, (m.dev, m.ino));
+                            if m.nlink > 1 && m.kind != EntryKind::Dir {
+                                b.set_links(id, m.nlink);
+                            }
                         }
-                        if self.dedup_dirs {
-                            dir_claims.push(((edev, eino), id, (e.name_off, eperm)));
-                            continue;
-                        }
+                        _ => b.set_identity(id, (dev, e.ino)),
                     }
-                    subdirs.push((id, e.name_off, edev, stat_done.then_some(eperm)));
-                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat == NO_STAT) {
-                    // count mode has no link count: every inode goes through the set
-                    file_claims.push(((edev, eino), id));
                 }
             }
-            drop(b);
-            for &(key, id, (off, perm)) in dir_claims.iter() {
-                if self.links.claim_dir(key, id) {
-                    subdirs.push((id, off, key.0, Some(perm)));
-                }
+            first
+        };
+        for sd in subdirs.iter_mut() {
+            sd.0 += first;
+        }
+        for c in file_claims.iter_mut() {
+            c.1 += first;
+        }
+        for &(key, j, (off, perm)) in dir_claims.iter() {
+            let id = first + j;
+            if self.links.claim_dir(key, id) {
+                subdirs.push((id, off, key.0, Some(perm)));
             }
-            self.links.claim_files(file_claims);
-            for (name, errno) in failed {
-                self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
-            }
+        }
+        self.links.claim_files(file_claims);
+        for (name, errno) in failed {
+            self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
         }
         self.progress.entries.fetch_add(kept, Ordering::Relaxed);
         self.progress.bytes.fetch_add(bytes, Ordering::Relaxed);
@@ -1051,6 +1097,16 @@ impl Walker<'_> {
             spawn(job);
         }
     }
+}
+
+/// The sizes and identity of a directory from its own stat.
+fn set_own(b: &mut TreeBuilder, id: NodeId, meta: &Meta, times: Times) {
+    b.set_identity(id, (meta.dev, meta.ino));
+    b.set_extra(id, meta.extra(times));
+    let n = b.node_mut(id);
+    n.disk = meta.disk_bytes();
+    n.apparent = meta.size;
+    n.mtime = meta.mtime;
 }
 
 fn name_at(names: &[u8], off: u32) -> &CStr {
