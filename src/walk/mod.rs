@@ -181,6 +181,9 @@ struct Walker<'a> {
     blocks_at_start: u64,
     /// The root being read is on a device with no major number (see `looks_cold`).
     judge_by_time: AtomicBool,
+    /// Device of the root being read when it is on ext4, whose listings mark their end
+    /// (`sys::read_entries_until`); u64::MAX otherwise.
+    ext4_dev: AtomicU64,
     /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
     default_threads: OnceLock<(usize, usize)>,
     started: Instant,
@@ -386,6 +389,7 @@ pub fn walk_live(
         may_grow: AtomicBool::new(false),
         blocks_at_start: sys::blocks_read(),
         judge_by_time: AtomicBool::new(false),
+        ext4_dev: AtomicU64::new(u64::MAX),
         default_threads: OnceLock::new(),
         started: Instant::now(),
         links: LinkSet::new(),
@@ -665,6 +669,11 @@ impl Walker<'_> {
     fn walk_root(&self, job: DirJob) {
         self.judge_by_time
             .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
+        let ext4 = match &job.handle {
+            DirHandle::Open(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
+            _ => u64::MAX,
+        };
+        self.ext4_dev.store(ext4, Ordering::Relaxed);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
         if jobs.is_empty() {
@@ -863,7 +872,8 @@ impl Walker<'_> {
         let mut batches: Vec<StatBatch> = Vec::new();
         let mut read = |spawn: &mut dyn FnMut(StatBatch)| {
             let mut batch = StatBatch::default();
-            let listed = sys::read_entries(&fd, |name, t, ino| {
+            let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
+            let listed = sys::read_entries_until(&fd, ext4, |name, t, ino| {
                 let b = name.to_bytes();
                 if ex.hidden && b.first() == Some(&b'.') {
                     return;

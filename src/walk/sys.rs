@@ -246,15 +246,47 @@ thread_local! {
 }
 
 /// Calls `f(name, d_type, d_ino)` for every entry but `.` and `..`.
-pub fn read_entries(dir: &OwnedFd, mut f: impl FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {
+pub fn read_entries(dir: &OwnedFd, f: impl FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {
+    read_entries_until(dir, false, f)
+}
+
+/// Where ext4 puts a hashed directory's read position once every entry has been returned:
+/// the last entry of that read says so (its `d_off`), and no entry's own position can be it
+/// (ext4 moves a hash that would collide with it).
+const EXT4_HTREE_EOF: u64 = 0x7fff_ffff_ffff_ffff;
+
+/// Whether a directory is on ext4 (or ext2/3, the same driver), whose listing can end without
+/// the empty read that otherwise tells the end (see [`read_entries_until`]).
+pub fn marks_listing_end(dir: BorrowedFd<'_>) -> bool {
+    const EXT4_SUPER_MAGIC: u64 = 0xEF53;
+    #[allow(clippy::unnecessary_cast)]
+    rustix::fs::fstatfs(dir).is_ok_and(|s| s.f_type as u64 == EXT4_SUPER_MAGIC)
+}
+
+/// [`read_entries`]; with `ext4`, a read whose last entry's next position is ext4's end of
+/// a hashed directory is taken as the last (one getdents64 a directory instead of two: the
+/// floor's second, empty call). Only that marker ends the listing early: a read cut short by
+/// a full buffer or a signal (a stop and continue) leaves a hash there, and is followed by
+/// more reads as usual.
+pub fn read_entries_until(
+    dir: &OwnedFd,
+    ext4: bool,
+    mut f: impl FnMut(&CStr, FileType, u64),
+) -> Result<(), Errno> {
     DIR_BUFFER.with(|cell| {
         let mut buf = cell.borrow_mut();
         if buf.len() < DIR_BUF {
             buf.resize(DIR_BUF, MaybeUninit::uninit());
         }
         let mut raw = RawDir::new(dir.as_fd(), &mut buf[..]);
-        while let Some(entry) = raw.next() {
+        let mut next_position = 0;
+        loop {
+            if ext4 && next_position == EXT4_HTREE_EOF && raw.is_buffer_empty() {
+                break;
+            }
+            let Some(entry) = raw.next() else { break };
             let entry = entry?;
+            next_position = entry.next_entry_cookie();
             let name = entry.file_name();
             let b = name.to_bytes();
             if b == b"." || b == b".." {

@@ -9,6 +9,15 @@ const FILES_PER_DIR: usize = 50;
 /// Number of stat-family calls (stat, lstat, fstat, newfstatat, statx; not statfs) that
 /// `hogs ARGS` makes, from `strace -f -c`. `None` when strace cannot trace here.
 fn stat_calls(env: &TestEnv, args: &[&str]) -> Option<u64> {
+    calls_of(
+        env,
+        args,
+        &["stat", "lstat", "fstat", "newfstatat", "statx"],
+    )
+}
+
+/// Number of calls of the `syscalls` that `hogs ARGS` makes, from `strace -f -c`.
+fn calls_of(env: &TestEnv, args: &[&str], syscalls: &[&str]) -> Option<u64> {
     let summary = env.path("strace.txt");
     let out = Command::new("strace")
         .arg("-f")
@@ -36,7 +45,7 @@ fn stat_calls(env: &TestEnv, args: &[&str]) -> Option<u64> {
         let Some(&syscall) = fields.last() else {
             continue;
         };
-        if matches!(syscall, "stat" | "lstat" | "fstat" | "newfstatat" | "statx") {
+        if syscalls.contains(&syscall) {
             // `% time, seconds, usecs/call, calls, [errors,] syscall`
             calls += fields[3].parse::<u64>().expect("calls column");
         }
@@ -82,4 +91,50 @@ fn filecount_stats_directories_not_entries() {
         "hogs -f -d 0 t: {count} stat calls for {dirs} directories and {entries} entries\n{}",
         std::fs::read_to_string(env.path("strace.txt")).unwrap_or_default()
     );
+}
+
+/// ext4 marks the end of a listing in its last read: one getdents64 per directory, not the
+/// second, empty one that otherwise tells the end; and a directory that takes several reads
+/// is still read to its end (every name counted, as du counts them).
+#[test]
+fn ext4_directories_are_read_with_one_getdents_each() {
+    if Command::new("strace").arg("-V").output().is_err() {
+        skip!("skipped: strace is not installed");
+        return;
+    }
+    let env = TestEnv::new_on_disk();
+    if !is_ext4(env.root()) {
+        skip!("skipped: the target directory is not on ext4");
+        return;
+    }
+    tree(&env);
+    // ~150 bytes a getdents64 record: 6,000 of them fill the 128 KiB buffer 7 times
+    let long = "n".repeat(120);
+    env.mkdir("t/wide");
+    for i in 0..6000 {
+        env.empty(format!("t/wide/{long}{i}"));
+    }
+    let dirs = (DIRS + 2) as u64;
+    let Some(reads) = calls_of(&env, &["-d", "0", "t"], &["getdents64"]) else {
+        return;
+    };
+    assert!(
+        reads <= dirs + 7,
+        "{reads} getdents64 calls for {dirs} directories\n{}",
+        std::fs::read_to_string(env.path("strace.txt")).unwrap_or_default()
+    );
+    assert!(
+        reads >= dirs + 6,
+        "{reads} reads: the wide directory was not read whole"
+    );
+    assert_eq!(env.total(["-f", "t"]), env.du_inodes(&["t"]));
+    assert_eq!(env.total(["t"]), env.du_disk(&["t"]));
+}
+
+fn is_ext4(dir: &std::path::Path) -> bool {
+    let out = Command::new("stat")
+        .args(["-f", "-c", "%T"])
+        .arg(dir)
+        .output();
+    out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "ext2/ext3")
 }
