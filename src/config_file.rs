@@ -65,7 +65,18 @@ pub fn default_path() -> Option<PathBuf> {
 
 /// Parses `argv` with the config file's settings in front of the user's arguments.
 pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
-    let mut cmd = cli::command();
+    // The hidden opposites (`--no-reverse`, ...) are long options: arguments with none need
+    // only the derived command, which is 30 arguments fewer to build at every start (a third
+    // of what parsing costs, 40 µs). The config file, if there is one, gets the full one.
+    let any_long = argv
+        .iter()
+        .skip(1)
+        .any(|a| a.as_encoded_bytes().starts_with(b"--"));
+    let mut cmd = if any_long {
+        cli::command()
+    } else {
+        <Cli as clap::CommandFactory>::command()
+    };
     // the user's arguments alone first: usage errors are theirs, and they say which file
     // (`_mut`: no copy of the command, 60 arguments, at every start)
     let user = cmd
@@ -107,6 +118,9 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
         user.paths.first().and_then(|p| p.to_str()),
         Some("i" | "interactive")
     );
+    if !any_long {
+        cmd = cli::command(); // settings may turn flags off
+    }
     let settings = settings_args(&path, &text, &cmd, interactive).map_err(ArgsError::Config)?;
     if settings.is_empty() {
         return Ok(user);
