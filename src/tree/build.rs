@@ -131,20 +131,12 @@ impl TreeBuilder {
         parent: NodeId,
         children: impl ExactSizeIterator<Item = (Node, &'a [u8])>,
     ) -> NodeId {
-        let first = self.tree.nodes.len() as NodeId;
-        let count = children.len() as u32;
+        let count = children.len() as NodeId;
         self.tree.nodes.reserve(children.len());
-        for (mut node, name) in children {
-            let name = &name[..name.len().min(255)];
-            node.parent = parent;
-            node.set_name(self.tree.names.len() as u64, name.len());
-            self.tree.names.extend_from_slice(name);
-            self.tree.nodes.push(node);
+        for (node, name) in children {
+            self.push_child(parent, node, name);
         }
-        let p = &mut self.tree.nodes[parent as usize];
-        p.first_child = first;
-        p.child_count = count;
-        first
+        self.close_children(parent, count)
     }
 
     /// Appends the children of `parent` (which must have none yet), built by the caller

@@ -642,13 +642,16 @@ impl Walker<'_> {
 
     /// On a pool thread, every `COLD_CHECK_EVERY` directories while threads are held back:
     /// starts them once the walk has read from disk.
-    fn check_cold(&self, dirs_read: &mut u32) {
-        *dirs_read += 1;
-        if *dirs_read < COLD_CHECK_EVERY || !self.may_grow.load(Ordering::Relaxed) {
+    fn check_cold(&self) {
+        if !self.may_grow.load(Ordering::Relaxed) {
             return;
         }
-        *dirs_read = 0;
-        if !self.read_from_disk() {
+        let due = DIRS_READ.with(|n| {
+            let dirs = n.get() + 1;
+            n.set(if dirs < COLD_CHECK_EVERY { dirs } else { 0 });
+            dirs >= COLD_CHECK_EVERY
+        });
+        if !due || !self.read_from_disk() {
             return;
         }
         self.may_grow.store(false, Ordering::Relaxed);
@@ -704,11 +707,7 @@ impl Walker<'_> {
     fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
         let mut next = Some(job);
         while let Some(job) = next.take() {
-            DIRS_READ.with(|n| {
-                let mut dirs = n.get();
-                self.check_cold(&mut dirs);
-                n.set(dirs);
-            });
+            self.check_cold();
             let mut spawned = false;
             self.scan_dir(job, &mut |j| {
                 if !spawned && next.is_none() {
