@@ -203,6 +203,44 @@ fn broken_pipe_json_is_silent() {
     );
 }
 
+/// hogs starts without Rust's runtime start (src/main.rs), which kept descriptors 0-2 from
+/// being reused. With stderr closed, the export file would be opened as fd 2 and the error
+/// about the unreadable directory written into it, ahead of the JSON: it must go nowhere.
+#[test]
+fn closed_stderr_is_not_reused_for_the_export_file() {
+    if is_root() && !have_setpriv() {
+        skip!("skipped: running as root and setpriv(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    env.file("d/locked/secret", 500_000);
+    env.chmod("d/locked", 0o000);
+    env.mkdir("out");
+    env.chmod("out", 0o777); // writable by the unprivileged user
+    let out = unprivileged(std::path::Path::new("sh"))
+        .arg("-c")
+        .arg("exec 2>&-; exec \"$0\" --export out/scan.json d")
+        .arg(hogs_bin())
+        .current_dir(env.root())
+        .env("XDG_CONFIG_HOME", env.path("no-such-config-dir"))
+        .output()
+        .expect("run hogs with stderr closed");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "exit status: d/locked was skipped"
+    );
+    let written = std::fs::read(env.path("out/scan.json")).expect("read the export");
+    let v: serde_json::Value = serde_json::from_slice(&written).unwrap_or_else(|e| {
+        panic!(
+            "the export is not JSON ({e}): {}",
+            String::from_utf8_lossy(&written)
+        )
+    });
+    assert!(v.is_array(), "an ncdu export is a JSON array: {v}");
+}
+
 fn dev_full_case(env: &TestEnv, args: &[&str]) {
     let full = match OpenOptions::new().write(true).open("/dev/full") {
         Ok(f) => f,
