@@ -35,7 +35,7 @@ struct Shard {
 }
 
 /// One file name of an inode that may have others. `dev` is an index into
-/// [`FileClaims::devs`]: a scan meets a handful of devices, and 16 bytes a claim instead of
+/// [`LinkSet::devs`]: a scan meets a handful of devices, and 16 bytes a claim instead of
 /// 24 matter in -f mode, where every file claims.
 #[derive(Copy, Clone)]
 struct FileClaim {
@@ -44,27 +44,22 @@ struct FileClaim {
     id: NodeId,
 }
 
+/// The file claims of one thread (see [`LinkSet::claim_files`]).
 #[derive(Default)]
 struct FileClaims {
-    devs: Vec<u64>,
+    /// (device, its index in `LinkSet::devs`) of the devices this thread met.
+    devs: Vec<(u64, u32)>,
     log: Vec<FileClaim>,
-}
-
-impl FileClaims {
-    fn dev_index(&mut self, dev: u64) -> u32 {
-        match self.devs.iter().rposition(|&d| d == dev) {
-            Some(i) => i as u32,
-            None => {
-                self.devs.push(dev);
-                self.devs.len() as u32 - 1
-            }
-        }
-    }
 }
 
 pub struct LinkSet {
     dirs: Box<[Mutex<Shard>]>,
-    files: Mutex<FileClaims>,
+    /// Every device a file claim was made on, in the order met.
+    devs: Mutex<Vec<u64>>,
+    /// One log per pool thread (by its index, modulo): in -f mode every directory logs its
+    /// files, and with one shared log the threads met on its lock and slept on it (balanced,
+    /// 2 threads: 3 futex waits per walk).
+    files: Box<[Mutex<FileClaims>]>,
 }
 
 impl Default for LinkSet {
@@ -81,7 +76,8 @@ impl LinkSet {
     pub fn new() -> LinkSet {
         LinkSet {
             dirs: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            files: Mutex::default(),
+            devs: Mutex::default(),
+            files: (0..SHARDS).map(|_| Mutex::default()).collect(),
         }
     }
 
@@ -114,19 +110,39 @@ impl LinkSet {
         if claims.is_empty() {
             return;
         }
-        let mut files = lock(&self.files);
+        let thread = rayon::current_thread_index().unwrap_or(0);
+        let mut files = lock(&self.files[thread % SHARDS]);
+        let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
         files.log.reserve(claims.len());
         for &((dev, ino), id) in claims {
             let dev = match last {
                 Some((d, i)) if d == dev => i,
                 _ => {
-                    let i = files.dev_index(dev);
+                    let i = match files.devs.iter().rfind(|(d, _)| *d == dev) {
+                        Some(&(_, i)) => i,
+                        None => {
+                            let i = self.dev_index(dev);
+                            files.devs.push((dev, i));
+                            i
+                        }
+                    };
                     last = Some((dev, i));
                     i
                 }
             };
             files.log.push(FileClaim { ino, dev, id });
+        }
+    }
+
+    fn dev_index(&self, dev: u64) -> u32 {
+        let mut devs = lock(&self.devs);
+        match devs.iter().rposition(|&d| d == dev) {
+            Some(i) => i as u32,
+            None => {
+                devs.push(dev);
+                devs.len() as u32 - 1
+            }
         }
     }
 
@@ -140,19 +156,23 @@ impl LinkSet {
                 tree.set_flag(id, flags::DUPLICATE);
             }
         }
-        let files = self
+        let logs: Vec<Vec<FileClaim>> = self
             .files
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
-        let shared = shared_inodes(&files.log);
+            .into_vec()
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner).log)
+            .filter(|log| !log.is_empty())
+            .collect();
+        let shared = shared_inodes(&logs);
         if shared.is_empty() {
             return;
         }
         // the owner so far of each shared inode; every name it beats, or that beats it, is
-        // marked as it is met (no sort: a hash lookup a claim)
+        // marked as it is met (no sort: a hash lookup a claim; the order of the logs does
+        // not matter, the depth-first order decides)
         let mut owners: FxHashMap<(u32, u64), NodeId> =
             shared.into_iter().map(|k| (k, NodeId::MAX)).collect();
-        for c in &files.log {
+        for c in logs.iter().flatten() {
             let Some(owner) = owners.get_mut(&(c.dev, c.ino)) else {
                 continue;
             };
@@ -169,25 +189,26 @@ impl LinkSet {
 }
 
 /// The (device index, inode) pairs claimed more than once.
-fn shared_inodes(log: &[FileClaim]) -> FxHashSet<(u32, u64)> {
+fn shared_inodes(logs: &[Vec<FileClaim>]) -> FxHashSet<(u32, u64)> {
     let mut shared = FxHashSet::default();
-    // a bitmap no larger than the log itself (plus a little): inode numbers too sparse for
-    // that (a filesystem that scatters them) are sorted instead
-    let mut seen = InodeBitmap::with_budget(16 + log.len() / 256);
-    for c in log {
+    // a bitmap no larger than the logs themselves (plus a little): inode numbers too sparse
+    // for that (a filesystem that scatters them) are sorted instead
+    let claims: usize = logs.iter().map(Vec::len).sum();
+    let mut seen = InodeBitmap::with_budget(16 + claims / 256);
+    for c in logs.iter().flatten() {
         match seen.insert(c.dev, c.ino) {
             Some(true) => {}
             Some(false) => {
                 shared.insert((c.dev, c.ino));
             }
-            None => return shared_by_sorting(log),
+            None => return shared_by_sorting(logs),
         }
     }
     shared
 }
 
-fn shared_by_sorting(log: &[FileClaim]) -> FxHashSet<(u32, u64)> {
-    let mut keys: Vec<(u32, u64)> = log.iter().map(|c| (c.dev, c.ino)).collect();
+fn shared_by_sorting(logs: &[Vec<FileClaim>]) -> FxHashSet<(u32, u64)> {
+    let mut keys: Vec<(u32, u64)> = logs.iter().flatten().map(|c| (c.dev, c.ino)).collect();
     keys.sort_unstable();
     keys.chunk_by(|a, b| a == b)
         .filter(|g| g.len() > 1)
@@ -275,8 +296,11 @@ mod tests {
         keys.extend([(0, 1000), (1, 1001), (1, 4999), (0, 7)]);
         let l = log(&keys);
         let expect = vec![(0, 1000), (1, 1001), (1, 4999)];
-        assert_eq!(sorted(shared_inodes(&l)), expect);
-        assert_eq!(sorted(shared_by_sorting(&l)), expect);
+        // split in two logs, as two threads would leave them
+        let (a, b) = l.split_at(l.len() / 2);
+        let two = [a.to_vec(), b.to_vec()];
+        assert_eq!(sorted(shared_inodes(&two)), expect);
+        assert_eq!(sorted(shared_by_sorting(&two)), expect);
     }
 
     #[test]
@@ -287,6 +311,6 @@ mod tests {
         let l = log(&keys);
         let mut seen = InodeBitmap::with_budget(16 + l.len() / 256);
         assert!(l.iter().any(|c| seen.insert(c.dev, c.ino).is_none()));
-        assert_eq!(sorted(shared_inodes(&l)), vec![(0, 17 << 40)]);
+        assert_eq!(sorted(shared_inodes(&[l])), vec![(0, 17 << 40)]);
     }
 }
