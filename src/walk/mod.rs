@@ -193,6 +193,9 @@ struct Walker<'a> {
     /// Parent directories held open for their subdirectories, and how many may be.
     open_parents: Arc<AtomicUsize>,
     fd_budget: OnceLock<usize>,
+    /// The process's only walk ([`walk_once`]): the calling thread is one of the pool's
+    /// workers, and the pool is left to the process's exit.
+    one_shot: bool,
     /// With several arguments or -L the same directory can be reached twice: count it once.
     dedup_dirs: bool,
     /// A file argument may also be met inside a directory argument: then every file's inode
@@ -275,6 +278,10 @@ struct Scratch {
     /// The directory's nodes, built before the tree's lock is taken, and their names.
     nodes: Vec<Node>,
     node_names: Vec<u8>,
+    /// NUL-terminated names of the subdirectories, copied once into their `OpenParent`
+    /// (grown in place, they cost a chain of reallocs a directory, and the threads then met
+    /// on the allocator's lock).
+    sub_names: Vec<u8>,
 }
 
 impl Scratch {
@@ -288,6 +295,7 @@ impl Scratch {
         self.file_claims.clear();
         self.nodes.clear();
         self.node_names.clear();
+        self.sub_names.clear();
     }
 }
 
@@ -369,6 +377,14 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
     walk_live(paths, opts, progress, &LiveScan::default())
 }
 
+/// [`walk`] as the last thing a process does before it prints and exits. The calling thread
+/// works in the pool instead of waiting on it, and the pool is never torn down: starting one
+/// thread fewer, and no wake-up of a sleeping caller at the end, took 0.2 ms (16%) off a
+/// walk of a tiny tree; joining the threads or unmapping their stacks is left to exit.
+pub fn walk_once(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
+    walk_with(paths, opts, progress, &LiveScan::default(), true)
+}
+
 /// [`walk`], with the tree visible (and the walk stoppable) through `live` while it runs.
 /// When it returns, the finished tree has moved out of `live.builder` into the [`Scan`].
 pub fn walk_live(
@@ -376,6 +392,16 @@ pub fn walk_live(
     opts: &WalkOptions,
     progress: &Progress,
     live: &LiveScan,
+) -> Scan {
+    walk_with(paths, opts, progress, live, false)
+}
+
+fn walk_with(
+    paths: &[OsString],
+    opts: &WalkOptions,
+    progress: &Progress,
+    live: &LiveScan,
+    one_shot: bool,
 ) -> Scan {
     *lock(&live.builder) = TreeBuilder::with_identity(opts.keep_identity)
         .with_extra(opts.keep_extra)
@@ -397,6 +423,7 @@ pub fn walk_live(
         progress,
         open_parents: Arc::new(AtomicUsize::new(0)),
         fd_budget: OnceLock::new(),
+        one_shot,
         dedup_dirs: paths.len() > 1 || opts.follow_links,
         dedup_files: opts.follow_links,
     };
@@ -484,6 +511,9 @@ pub fn walk_live(
         .errors
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
+    if one_shot {
+        std::mem::forget(walker.pool);
+    }
     Scan::with_errors_by_path(tree, errors)
 }
 
@@ -600,19 +630,37 @@ impl Walker<'_> {
                     warm
                 };
                 let mut held = Vec::new();
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(cold.max(warm))
-                    .spawn_handler(|thread| {
-                        if thread.index() < start_now {
-                            std::thread::Builder::new().spawn(move || thread.run())?;
-                            self.progress.threads.fetch_add(1, Ordering::Relaxed);
-                        } else {
-                            held.push(thread);
-                        }
-                        Ok(())
-                    })
-                    .build()
-                    .ok();
+                let home = sys::CpuHome::here();
+                let mut build = |join: bool| {
+                    let mut builder = rayon::ThreadPoolBuilder::new().num_threads(cold.max(warm));
+                    if join {
+                        builder = builder.use_current_thread();
+                    }
+                    let pool = builder
+                        .spawn_handler(|thread| {
+                            if thread.index() < start_now {
+                                std::thread::Builder::new().spawn(move || {
+                                    home.leave();
+                                    thread.run()
+                                })?;
+                                self.progress.threads.fetch_add(1, Ordering::Relaxed);
+                            } else {
+                                held.push(thread);
+                            }
+                            Ok(())
+                        })
+                        .build()
+                        .ok();
+                    if join && pool.is_some() {
+                        self.progress.threads.fetch_add(1, Ordering::Relaxed);
+                    }
+                    pool
+                };
+                // (a thread already working in a pool cannot join another one)
+                let pool = match self.one_shot {
+                    true => build(true).or_else(|| build(false)),
+                    false => build(false),
+                };
                 if !held.is_empty() {
                     *lock(&self.held_threads) = held;
                     self.may_grow.store(true, Ordering::Relaxed);
@@ -814,6 +862,7 @@ impl Walker<'_> {
             file_claims,
             nodes,
             node_names,
+            sub_names,
         } = scratch;
         let ex = &self.opts.exclusions;
         let dir_path = if ex.paths.is_empty() {
@@ -985,8 +1034,6 @@ impl Walker<'_> {
         let mut bytes = 0u64;
         let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
         let mut count: NodeId = 0;
-        // NUL-terminated names of the subdirectories, for their tasks
-        let mut sub_names: Vec<u8> = Vec::new();
         for c in chunks() {
             for e in c.ents {
                 let (edev, eino, nlink, eperm) = match e.stat(c.stats) {
@@ -1101,7 +1148,7 @@ impl Walker<'_> {
         };
         let parent = Arc::new(OpenParent {
             dir,
-            names: sub_names.into_boxed_slice(),
+            names: Box::from(sub_names.as_slice()),
         });
         for &(id, off, edev, perm) in subdirs.iter().rev() {
             let job = DirJob {
