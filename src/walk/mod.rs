@@ -639,10 +639,11 @@ impl Walker<'_> {
                     let pool = builder
                         .spawn_handler(|thread| {
                             if thread.index() < start_now {
-                                std::thread::Builder::new().spawn(move || {
-                                    home.leave();
+                                let started = std::thread::Builder::new().spawn(move || {
+                                    home.settle();
                                     thread.run()
                                 })?;
+                                home.send_away(&started);
                                 self.progress.threads.fetch_add(1, Ordering::Relaxed);
                             } else {
                                 held.push(thread);

@@ -307,11 +307,12 @@ pub fn describe(errno: i32) -> String {
     }
 }
 
-/// The CPU a thread runs on, and the CPUs the process may use: a pool thread started from
-/// it moves off that CPU at once. Linux places a new thread on its creator's CPU while that
-/// one seems to have room, and the walking thread keeps it busy: with the walking thread as
-/// one of the pool's two workers, the other shared its CPU for the whole of a `balanced`
-/// walk (1.02 CPUs used, 20% slower) until it was moved.
+/// The CPU a thread runs on, and the CPUs the process may use: a pool thread it starts is
+/// sent off that CPU before it first runs. Linux places a new thread on its creator's CPU
+/// while that one seems to have room, and the walking thread keeps it busy: with the walking
+/// thread as one of the pool's two workers, the other waited for that CPU (0.5 ms, or the
+/// whole walk of `links`) or shared it (a whole `balanced` walk at 1.02 CPUs, 20% slower).
+/// Moved by the thread itself once it ran, it had often waited already.
 #[derive(Clone, Copy)]
 pub struct CpuHome {
     cpu: usize,
@@ -326,15 +327,44 @@ impl CpuHome {
         }
     }
 
-    /// Moves the calling thread off `cpu`, then lets it go anywhere again.
-    pub fn leave(&self) {
-        let Some(allowed) = &self.allowed else { return };
-        if allowed.count() < 2 || !allowed.is_set(self.cpu) {
+    /// Whether a thread started from here is to be sent elsewhere.
+    fn has_elsewhere(&self) -> Option<&rustix::thread::CpuSet> {
+        self.allowed
+            .as_ref()
+            .filter(|a| a.count() >= 2 && a.is_set(self.cpu))
+    }
+
+    /// Restricts a just-started thread to the other CPUs, so that the scheduler moves it
+    /// at once (it has not run yet). It lets itself go anywhere again with [`CpuHome::settle`].
+    #[allow(unsafe_code)] // rustix sets affinities by thread id, which a JoinHandle does not give
+    pub fn send_away<T>(&self, thread: &std::thread::JoinHandle<T>) {
+        use std::os::unix::thread::JoinHandleExt;
+        let Some(allowed) = self.has_elsewhere() else {
             return;
+        };
+        // SAFETY: cpu_set_t is plain bits (all zeros is the empty set); CPU_SET writes within it
+        let mut away: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        for cpu in (0..libc::CPU_SETSIZE as usize).filter(|&c| c != self.cpu) {
+            if allowed.is_set(cpu) {
+                // SAFETY: cpu < CPU_SETSIZE, the size of `away`
+                unsafe { libc::CPU_SET(cpu, &mut away) };
+            }
         }
-        let mut away = *allowed;
-        away.unset(self.cpu);
-        if rustix::thread::sched_setaffinity(None, &away).is_ok() {
+        // SAFETY: the handle's pthread_t names a live thread (it is not joined or detached
+        // before this returns); `away` is a valid cpu_set_t of the size given
+        unsafe {
+            libc::pthread_setaffinity_np(
+                thread.as_pthread_t(),
+                std::mem::size_of::<libc::cpu_set_t>(),
+                &away,
+            );
+        }
+    }
+
+    /// On the thread [`CpuHome::send_away`] moved: it may run anywhere again (it stays where
+    /// it is until the scheduler has a reason to move it).
+    pub fn settle(&self) {
+        if let Some(allowed) = self.has_elsewhere() {
             let _ = rustix::thread::sched_setaffinity(None, allowed);
         }
     }
