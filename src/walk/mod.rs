@@ -888,6 +888,11 @@ impl Walker<'_> {
         // (-f stats nothing but directories of another filesystem and followed links: no
         // batches to hand out, and the copying back of names they cost)
         let stats_files = !count_mode || one_fs || follow;
+        // With nothing to stat, an entry of a known kind becomes its node as it is read: no
+        // copy of its name or record of it to build the node from later. (Not for a huge
+        // directory, whose nodes are built in the tree itself, nor where the tree keeps
+        // each entry's identity.)
+        let fused = !stats_files && !self.opts.keep_identity;
         let pool = if job.may_be_large && stats_files {
             self.pool()
         } else {
@@ -936,6 +941,22 @@ impl Walker<'_> {
                     }
                 }
                 let kind = sys::kind_of_dirent(t);
+                if let Some(kind) = kind.filter(|_| fused && nodes.len() < PARALLEL_STAT_MIN) {
+                    let j = nodes.len() as NodeId;
+                    if kind == EntryKind::Dir {
+                        let off = sub_names.len() as u32;
+                        sub_names.extend_from_slice(name.to_bytes_with_nul());
+                        subdirs.push((j, off, dev, None));
+                    } else {
+                        // no link count without a stat: every inode goes through the set
+                        file_claims.push(((dev, ino), j));
+                    }
+                    nodes.push(
+                        Node::new(kind, 0, 0, 0, 0).with_local_name(node_names.len(), b.len()),
+                    );
+                    node_names.extend_from_slice(b);
+                    return;
+                }
                 if pool.is_some() && ents.len() >= PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
                     if batch.ents.len() == STAT_BATCH {
@@ -1014,8 +1035,9 @@ impl Walker<'_> {
         }
         // Count mode stats no file, so a directory with read but no search permission would
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
+        let fused_count = nodes.len();
         if count_mode
-            && chunks().any(|c| c.ents.iter().any(|e| e.stat == NO_STAT))
+            && (fused_count > 0 || chunks().any(|c| c.ents.iter().any(|e| e.stat == NO_STAT)))
             && !sys::may_search(fd.as_fd(), perm)
         {
             return unreadable(Errno::ACCESS);
@@ -1030,11 +1052,15 @@ impl Walker<'_> {
         // the lock is taken (ids relative to the first child until the lock says where they
         // go), so that it is held for copies only; a huge directory's are built in place
         // under the lock instead (its copy would cost more than other threads' wait).
-        let listed_count: usize = chunks().map(|c| c.ents.len()).sum();
+        let listed_count: usize = fused_count + chunks().map(|c| c.ents.len()).sum::<usize>();
         let mut held = (listed_count >= PARALLEL_STAT_MIN).then(|| lock(self.builder));
+        if let Some(b) = held.as_mut().filter(|_| fused_count > 0) {
+            // the entries made nodes as they were read come first (closed with the rest)
+            b.append_children(job.node, nodes, node_names);
+        }
         let mut bytes = 0u64;
         let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
-        let mut count: NodeId = 0;
+        let mut count = fused_count as NodeId;
         for c in chunks() {
             for e in c.ents {
                 let (edev, eino, nlink, eperm) = match e.stat(c.stats) {
