@@ -116,6 +116,8 @@ const COLD_BLOCKS: u64 = 64;
 /// Directories a pool thread reads between two looks at how much was read from disk (a look
 /// is one getrusage, about 0.3 µs: every directory would cost 1% of a warm walk).
 const COLD_CHECK_EVERY: u32 = 32;
+/// Size (`st_size`) of an ext4 directory too small to hold PARALLEL_STAT_MIN names.
+const EXT4_SMALL_DIR_BYTES: u64 = 8192;
 /// Names per batch handed to another thread: enough to pay for the task, small enough that
 /// every thread gets some of a directory of a few thousand.
 const STAT_BATCH: usize = 512;
@@ -893,7 +895,15 @@ impl Walker<'_> {
         // directory, whose nodes are built in the tree itself, nor where the tree keeps
         // each entry's identity.)
         let fused = !stats_files && !self.opts.keep_identity;
-        let pool = if job.may_be_large && stats_files {
+        // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
+        // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
+        // them (two atomics and a latch per directory).
+        let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
+        let surely_small = ext4
+            && own
+                .as_ref()
+                .is_some_and(|(m, _)| m.size <= EXT4_SMALL_DIR_BYTES);
+        let pool = if job.may_be_large && stats_files && !surely_small {
             self.pool()
         } else {
             None
@@ -926,7 +936,6 @@ impl Walker<'_> {
         let mut batches: Vec<StatBatch> = Vec::new();
         let mut read = |spawn: &mut dyn FnMut(StatBatch)| {
             let mut batch = StatBatch::default();
-            let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
             let listed = sys::read_entries_until(&fd, ext4, |name, t, ino| {
                 let b = name.to_bytes();
                 if ex.hidden && b.first() == Some(&b'.') {
