@@ -70,6 +70,22 @@ impl TreeBuilder {
         self
     }
 
+    /// Where the next `nodes` nodes and `name_bytes` bytes of names will go, as (address,
+    /// length) pairs within the space already reserved: a huge directory's nodes are built
+    /// here under the tree's lock, and another thread can fault these pages in first
+    /// (`walk::sys::prefault`).
+    pub fn spare_regions(&self, nodes: usize, name_bytes: usize) -> [(usize, usize); 2] {
+        fn region<T>(v: &Vec<T>, want: usize) -> (usize, usize) {
+            let size = std::mem::size_of::<T>();
+            let spare = (v.capacity() - v.len()).min(want);
+            (v.as_ptr() as usize + v.len() * size, spare * size)
+        }
+        [
+            region(&self.tree.nodes, nodes),
+            region(&self.tree.names, name_bytes),
+        ]
+    }
+
     /// Records the link count of a hard-linked file, when identities are kept.
     pub fn set_links(&mut self, id: NodeId, nlink: u64) {
         if self.keep_identity {
