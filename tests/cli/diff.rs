@@ -532,8 +532,7 @@ fn a_change_at_the_bottom_of_a_20000_deep_chain() {
 
 #[test]
 fn an_unreadable_directory_is_reported_and_the_comparison_still_shown() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();

@@ -71,8 +71,7 @@ fn only_nonexistent_path() {
 
 #[test]
 fn unreadable_directory() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();
@@ -208,8 +207,7 @@ fn broken_pipe_json_is_silent() {
 /// about the unreadable directory written into it, ahead of the JSON: it must go nowhere.
 #[test]
 fn closed_stderr_is_not_reused_for_the_export_file() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();

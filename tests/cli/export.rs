@@ -280,8 +280,7 @@ fn export_marks_filtered_files_and_unreadable_entries() {
 
 #[test]
 fn export_marks_unreadable_directories() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();

@@ -212,8 +212,7 @@ fn reexport_of_an_import_is_the_same_file() {
 
 #[test]
 fn import_of_an_unreadable_directory_repeats_the_error() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();

@@ -266,8 +266,7 @@ fn unreadable_directories_are_written_as_ncdu_writes_them() {
     let Some(version) = tool("ncdu", "-v") else {
         return;
     };
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();

@@ -541,6 +541,16 @@ pub fn have_setpriv() -> bool {
         .unwrap_or(false)
 }
 
+/// Whether a test of unreadable files can run: as root it needs setpriv(1) to drop to an
+/// unprivileged user (root reads everything). Says so on stderr when it cannot.
+pub fn can_run_unprivileged() -> bool {
+    let can = !is_root() || have_setpriv();
+    if !can {
+        skip!("skipped: running as root and setpriv(1) is not available");
+    }
+    can
+}
+
 /// A command that runs `program` as uid/gid 65534 (via setpriv) when we are root, else directly.
 pub fn unprivileged(program: &Path) -> Command {
     if is_root() {

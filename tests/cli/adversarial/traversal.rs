@@ -24,8 +24,7 @@ fn json_of(out: &std::process::Output) -> serde_json::Value {
 /// file and so used to count the names it could not reach).
 #[test]
 fn read_without_search_permission() {
-    if is_root() && !have_setpriv() {
-        skip!("skipped: running as root and setpriv(1) is not available");
+    if !can_run_unprivileged() {
         return;
     }
     let env = TestEnv::new();
