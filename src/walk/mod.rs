@@ -894,9 +894,9 @@ impl Walker<'_> {
         // batches to hand out, and the copying back of names they cost)
         let stats_files = !count_mode || one_fs || follow;
         // With nothing to stat, an entry of a known kind becomes its node as it is read: no
-        // copy of its name or record of it to build the node from later. (Not for a huge
-        // directory, whose nodes are built in the tree itself, nor where the tree keeps
-        // each entry's identity.)
+        // copy of its name or record of it to build the node from later. (For the first
+        // PARALLEL_STAT_MIN entries only: a huge directory's others are built in the tree
+        // itself after the listing. Not where the tree keeps each entry's identity.)
         let fused = !stats_files && !self.opts.keep_identity;
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
         // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
