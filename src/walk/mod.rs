@@ -644,11 +644,7 @@ impl Walker<'_> {
                     let pool = builder
                         .spawn_handler(|thread| {
                             if thread.index() < start_now {
-                                let started = std::thread::Builder::new().spawn(move || {
-                                    home.settle();
-                                    thread.run()
-                                })?;
-                                home.send_away(&started);
+                                home.spawn_elsewhere(move || thread.run())?;
                                 self.progress.threads.fetch_add(1, Ordering::Relaxed);
                             } else {
                                 held.push(thread);

@@ -334,10 +334,31 @@ impl CpuHome {
             .filter(|a| a.count() >= 2 && a.is_set(self.cpu))
     }
 
+    /// Runs `run` on a new thread that starts on another CPU than this one, then may go
+    /// anywhere. The thread lifts its restriction only once it has been set: lifted first,
+    /// it would have been set after, and kept for good.
+    pub fn spawn_elsewhere(&self, run: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let sent = std::sync::Arc::new(AtomicBool::new(false));
+        let seen = std::sync::Arc::clone(&sent);
+        let home = *self;
+        let thread = std::thread::Builder::new().spawn(move || {
+            // (mostly already true: until it is sent away, the thread waits for its CPU)
+            while !seen.load(Ordering::Acquire) {
+                std::thread::yield_now();
+            }
+            home.settle();
+            run()
+        })?;
+        self.send_away(&thread);
+        sent.store(true, Ordering::Release);
+        Ok(())
+    }
+
     /// Restricts a just-started thread to the other CPUs, so that the scheduler moves it
     /// at once (it has not run yet). It lets itself go anywhere again with [`CpuHome::settle`].
     #[allow(unsafe_code)] // rustix sets affinities by thread id, which a JoinHandle does not give
-    pub fn send_away<T>(&self, thread: &std::thread::JoinHandle<T>) {
+    fn send_away<T>(&self, thread: &std::thread::JoinHandle<T>) {
         use std::os::unix::thread::JoinHandleExt;
         let Some(allowed) = self.has_elsewhere() else {
             return;
@@ -363,7 +384,7 @@ impl CpuHome {
 
     /// On the thread [`CpuHome::send_away`] moved: it may run anywhere again (it stays where
     /// it is until the scheduler has a reason to move it).
-    pub fn settle(&self) {
+    fn settle(&self) {
         if let Some(allowed) = self.has_elsewhere() {
             let _ = rustix::thread::sched_setaffinity(None, allowed);
         }
