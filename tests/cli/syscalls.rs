@@ -53,6 +53,15 @@ fn calls_of(env: &TestEnv, args: &[&str], syscalls: &[&str]) -> Option<u64> {
     Some(calls)
 }
 
+/// Whether strace(1) can be run; says so on stderr when it cannot.
+fn have_strace() -> bool {
+    let have = Command::new("strace").arg("-V").output().is_ok();
+    if !have {
+        skip!("skipped: strace is not installed");
+    }
+    have
+}
+
 fn tree(env: &TestEnv) {
     for d in 0..DIRS {
         env.mkdir(format!("t/d{d}"));
@@ -64,8 +73,7 @@ fn tree(env: &TestEnv) {
 
 #[test]
 fn filecount_stats_directories_not_entries() {
-    if Command::new("strace").arg("-V").output().is_err() {
-        skip!("skipped: strace is not installed");
+    if !have_strace() {
         return;
     }
     let env = TestEnv::new();
@@ -98,8 +106,7 @@ fn filecount_stats_directories_not_entries() {
 /// is still read to its end (every name counted, as du counts them).
 #[test]
 fn ext4_directories_are_read_with_one_getdents_each() {
-    if Command::new("strace").arg("-V").output().is_err() {
-        skip!("skipped: strace is not installed");
+    if !have_strace() {
         return;
     }
     let env = TestEnv::new_on_disk();
