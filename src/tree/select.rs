@@ -111,14 +111,15 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
         }
         // only the biggest `budget` children can ever be shown: don't heap a million of them
         let budget = sel.max_rows.saturating_sub(count);
-        let mut kids: Vec<NodeId> = n.children().filter(|&c| sel.is_visible(tree, c)).collect();
-        if kids.len() > budget {
-            if budget == 0 {
-                return;
-            }
-            kids.select_nth_unstable_by(budget - 1, |&a, &b| sel.display_order(tree, a, b));
-            kids.truncate(budget);
+        if budget == 0 {
+            return;
         }
+        let visible = n.children().filter(|&c| sel.is_visible(tree, c));
+        let kids: Vec<NodeId> = if n.child_count as usize <= budget {
+            visible.collect()
+        } else {
+            first_siblings(tree, visible, budget, sel.mode)
+        };
         heap.extend(kids.into_iter().map(|c| (sel.ranked(tree, c), depth)));
     };
     for &t in tops {
@@ -166,6 +167,33 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
     rows
 }
 
+/// The `k` of `siblings` that a view shows first, in no particular order. Siblings rank by
+/// size, then by their order in the directory, which is their id order: one pass with a heap
+/// of `k` (most children are turned away by one comparison with its smallest), where
+/// collecting a huge directory's ids and selecting among them by [`Ranked`] took 1.2 ms of
+/// the 72 of `hogs` on 100,000 files.
+fn first_siblings(
+    tree: &Tree,
+    siblings: impl Iterator<Item = NodeId>,
+    k: usize,
+    mode: SizeMode,
+) -> Vec<NodeId> {
+    let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::with_capacity(k);
+    for id in siblings {
+        let key = (tree.node(id).size(mode), Reverse(id));
+        if heap.len() < k {
+            heap.push(Reverse(key));
+        } else if let Some(mut least) = heap.peek_mut() {
+            if key > least.0 {
+                *least = Reverse(key);
+            }
+        }
+    }
+    heap.into_iter()
+        .map(|Reverse((_, Reverse(id)))| id)
+        .collect()
+}
+
 /// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`.
 pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
     let mut heap: BinaryHeap<Reverse<Ranked>> = BinaryHeap::new();
@@ -188,4 +216,43 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
     let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.id).collect();
     files.sort_by(|&a, &b| sel.display_order(tree, a, b));
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{Node, TreeBuilder};
+
+    fn file(disk: u64) -> Node {
+        Node::new(EntryKind::File, disk, disk, 0, 0)
+    }
+
+    #[test]
+    fn first_siblings_are_those_display_order_puts_first() {
+        // sizes with many ties (one size in three repeats), so the tie-break decides
+        let sizes: Vec<u64> = (0..3000u64).map(|i| (i * 7919 % 101) / 3 * 512).collect();
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
+        let names: Vec<Vec<u8>> = (0..sizes.len())
+            .map(|i| format!("f{i}").into_bytes())
+            .collect();
+        b.add_children(1, sizes.iter().zip(&names).map(|(&s, n)| (file(s), &n[..])));
+        let tree = b.into_tree();
+        let sel = Selection {
+            mode: SizeMode::Disk,
+            max_rows: 0,
+            max_depth: None,
+            min_size: None,
+            only_dirs: false,
+            hide_empty: false,
+            collapsed: Vec::new(),
+        };
+        let mut all: Vec<NodeId> = tree.node(1).children().collect();
+        all.sort_by(|&a, &b| sel.display_order(&tree, a, b));
+        for k in [1, 2, 33, 34, 35, 500, 2999, 3000, 4000] {
+            let mut got = first_siblings(&tree, tree.node(1).children(), k, sel.mode);
+            got.sort_by(|&a, &b| sel.display_order(&tree, a, b));
+            assert_eq!(got, all[..k.min(all.len())], "k = {k}");
+        }
+    }
 }
