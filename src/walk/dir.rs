@@ -1,0 +1,567 @@
+//! One directory task: open the directory, list and stat its entries (spread over the pool
+//! when it is large), append them to the tree under one short lock, and hand out its
+//! subdirectories as new tasks.
+
+use std::cell::RefCell;
+use std::ffi::CStr;
+use std::os::fd::{AsFd, BorrowedFd};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::entries::{
+    name_at, name_bytes, Chunk, Ent, Scratch, StatBatch, StatResult, NO_STAT, SCRATCH, STAT_BATCH,
+};
+use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
+use super::sys::{self, Errno, Meta, Times};
+use super::{lock, lock_briefly_held, node_for, ErrorAt, ErrorKind, Walker};
+use crate::config::SizeMode;
+use crate::tree::{flags, EntryKind, Node, NodeId, TreeBuilder};
+
+/// Directories with more entries than this have their stats spread across threads.
+const PARALLEL_STAT_MIN: usize = 1024;
+
+/// A root directory this size or larger (bytes, as `st_size` reports it) probably has more
+/// than PARALLEL_STAT_MIN entries: its stats may start the pool before it is fully read.
+pub(super) const LARGE_DIR_BYTES: u64 = 16 * 1024;
+
+/// Directories with more entries than this have the pages of their nodes faulted in by
+/// another thread while they are built (starting the pool for it in -f mode if need be).
+const PREFAULT_MIN: usize = 16 * 1024;
+
+/// Size (`st_size`) of an ext4 directory too small to hold PARALLEL_STAT_MIN names.
+const EXT4_SMALL_DIR_BYTES: u64 = 8192;
+
+impl Walker<'_> {
+    /// `stat_at`, with the access and change times when the walk keeps them.
+    fn stat_at(&self, dir: BorrowedFd<'_>, name: &CStr) -> Result<(Meta, Times), Errno> {
+        let follow = self.opts.follow_links;
+        if self.opts.keep_extra {
+            sys::stat_at_times(dir, name, follow)
+        } else {
+            sys::stat_at(dir, name, follow).map(|m| (m, Times::default()))
+        }
+    }
+
+    /// Sizes of a directory that was not stat'ed before it failed to open.
+    fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
+        if let Ok((meta, times)) = stat {
+            set_own(&mut lock(self.builder), id, &meta, times);
+        }
+    }
+
+    /// Reads the root directory on the calling thread, then its subdirectories on the pool
+    /// (or, with -T 1, depth-first from a stack on this thread).
+    pub(super) fn walk_root(&self, job: DirJob) {
+        self.judge_by_time
+            .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
+        let ext4 = match &job.handle {
+            DirHandle::Open(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
+            _ => u64::MAX,
+        };
+        self.ext4_dev.store(ext4, Ordering::Relaxed);
+        let mut jobs = Vec::new();
+        self.scan_dir(job, &mut |j| jobs.push(j));
+        if jobs.is_empty() {
+            return;
+        }
+        match self.pool() {
+            Some(pool) => pool.scope(|s| {
+                for job in jobs.into_iter().rev() {
+                    s.spawn(move |s| self.scan_dir_in(s, job));
+                }
+            }),
+            None => {
+                jobs.reverse();
+                while let Some(job) = jobs.pop() {
+                    let mut kids = Vec::new();
+                    self.scan_dir(job, &mut |j| kids.push(j));
+                    jobs.extend(kids.into_iter().rev());
+                }
+            }
+        }
+    }
+
+    /// A directory task on the pool: its subdirectories become tasks of the same scope. A
+    /// directory with a single subdirectory goes on with it itself (in a loop, not by
+    /// recursion): a chain then stays on one thread with no task handed over (1500-deep
+    /// chain: 10% faster). With more subdirectories all are spawned (continuing with one of
+    /// them measured 4-11% slower on `balanced`).
+    fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            self.check_cold();
+            let mut spawned = false;
+            self.scan_dir(job, &mut |j| {
+                if !spawned && next.is_none() {
+                    next = Some(j);
+                    return;
+                }
+                // a second subdirectory: spawn both, in the order they came
+                if let Some(held) = next.take() {
+                    scope.spawn(move |s| self.scan_dir_in(s, held));
+                }
+                scope.spawn(move |s| self.scan_dir_in(s, j));
+                spawned = true;
+            });
+        }
+    }
+
+    fn scan_dir(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob)) {
+        if self.live.is_cancelled() {
+            return;
+        }
+        // Taken, not borrowed: a large directory's parallel stats may run another directory's
+        // task on this thread, which then simply starts with empty buffers.
+        let mut scratch = SCRATCH.with(RefCell::take);
+        self.scan_dir_with(job, spawn, &mut scratch);
+        scratch.clear();
+        SCRATCH.with(|cell| cell.replace(scratch));
+    }
+
+    fn scan_dir_with(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob), scratch: &mut Scratch) {
+        let follow = self.opts.follow_links;
+        let is_root = matches!(job.handle, DirHandle::Open(_));
+        let fd = match job.handle {
+            DirHandle::Open(fd) => fd,
+            DirHandle::Below(parent, off) => {
+                let name = name_at(&parent.names, off);
+                match self.with_parent_fd(&parent, |pfd| sys::open_dir_at(pfd, name, follow)) {
+                    Ok(fd) => fd,
+                    Err(e) => {
+                        if !job.stat_done {
+                            // it still counts its own size, as du does
+                            self.set_own_stat(
+                                job.node,
+                                self.with_parent_fd(&parent, |pfd| self.stat_at(pfd, name)),
+                            );
+                        }
+                        return self.unreadable(job.node, e);
+                    }
+                }
+            }
+        };
+        // counting entries needs no stat of files, unless their times are wanted
+        let count_mode = self.opts.mode == SizeMode::Count && !self.opts.keep_extra;
+
+        // Nobody stat'ed this directory yet: one fstat gives its device (for -x and for
+        // hard-link keys) and its own sizes.
+        let mut dev = job.dev;
+        let mut perm = job.perm;
+        // its own sizes go into the tree under the lock its children are appended under
+        let mut own: Option<(Meta, Times)> = None;
+        if !job.stat_done && !is_root {
+            let stat = if self.opts.keep_extra {
+                sys::fstat_times(fd.as_fd())
+            } else {
+                sys::fstat(fd.as_fd()).map(|m| (m, Times::default()))
+            };
+            match stat {
+                Ok((meta, times)) => {
+                    dev = meta.dev;
+                    perm = Some(meta.mode & 0o7777);
+                    if self.opts.one_filesystem && meta.dev != job.root_dev {
+                        let mut b = lock(self.builder);
+                        set_own(&mut b, job.node, &meta, times);
+                        b.node_mut(job.node).set_flag(flags::OTHER_FS);
+                        return;
+                    }
+                    if !count_mode {
+                        self.progress
+                            .bytes
+                            .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
+                    }
+                    if self.dedup_dirs && !self.links.claim_dir((meta.dev, meta.ino), job.node) {
+                        return set_own(&mut lock(self.builder), job.node, &meta, times);
+                    }
+                    own = Some((meta, times));
+                }
+                Err(e) => return self.unreadable(job.node, e),
+            }
+        }
+        let unreadable = |e: Errno| {
+            if let Some((meta, times)) = &own {
+                set_own(&mut lock(self.builder), job.node, meta, *times);
+            }
+            self.unreadable(job.node, e)
+        };
+
+        // 1. names
+        let Scratch {
+            names,
+            ents,
+            stats,
+            times,
+            subdirs,
+            dir_claims,
+            file_claims,
+            nodes,
+            node_names,
+            sub_names,
+        } = scratch;
+        let ex = &self.opts.exclusions;
+        let dir_path = if ex.paths.is_empty() {
+            None
+        } else {
+            Some(lock(self.builder).tree().path(job.node))
+        };
+        // Directories stat themselves once open (see `DirJob::stat_done`), except with -x,
+        // where a directory on another filesystem must not even be opened.
+        let one_fs = self.opts.one_filesystem;
+        let needs_stat = |kind: Option<EntryKind>| match kind {
+            None => true,
+            Some(EntryKind::Dir) => one_fs,
+            Some(EntryKind::Symlink) => follow || !count_mode,
+            Some(_) => !count_mode,
+        };
+        // The first entries are stat'ed as they are read, with the name still in the
+        // getdents buffer. Past PARALLEL_STAT_MIN the names go out in batches that the other
+        // threads stat while this one reads on: a huge directory's stats are spread over every
+        // thread from its first thousand names on, not only once its last name is read.
+        // (a small root is read without starting the pool: a tiny scan starts no thread)
+        // (-f stats nothing but directories of another filesystem and followed links: no
+        // batches to hand out, and the copying back of names they cost)
+        let stats_files = !count_mode || one_fs || follow;
+        // With nothing to stat, an entry of a known kind becomes its node as it is read: no
+        // copy of its name or record of it to build the node from later. (For the first
+        // PARALLEL_STAT_MIN entries only: a huge directory's others are built in the tree
+        // itself after the listing. Not where the tree keeps each entry's identity.)
+        let fused = !stats_files && !self.opts.keep_identity;
+        // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
+        // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
+        // them (two atomics and a latch per directory).
+        let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
+        let surely_small = ext4
+            && own
+                .as_ref()
+                .is_some_and(|(m, _)| m.size <= EXT4_SMALL_DIR_BYTES);
+        let pool = if job.may_be_large && stats_files && !surely_small {
+            self.pool()
+        } else {
+            None
+        };
+        let dirfd = fd.as_fd();
+        let needs_stat = &needs_stat;
+        let keep_times = self.opts.keep_extra;
+        let stat_batch = |mut batch: StatBatch| {
+            if keep_times {
+                batch.times = vec![Times::default(); batch.ents.len()];
+            }
+            for (i, e) in batch.ents.iter_mut().enumerate() {
+                if !needs_stat(e.kind) {
+                    continue;
+                }
+                let name = name_at(&batch.names, e.name_off);
+                e.stat = batch.stats.len() as u32;
+                batch.stats.push(if keep_times {
+                    sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
+                        batch.times[i] = t;
+                        m
+                    })
+                } else {
+                    sys::stat_at(dirfd, name, follow)
+                });
+            }
+            batch
+        };
+        let done: Mutex<Vec<(u32, StatBatch)>> = Mutex::new(Vec::new());
+        let mut batches: Vec<StatBatch> = Vec::new();
+        let mut read = |spawn: &mut dyn FnMut(StatBatch)| {
+            let mut batch = StatBatch::default();
+            let listed = sys::read_entries_until(&fd, ext4, |name, t, ino| {
+                let b = name.to_bytes();
+                if ex.hidden && b.first() == Some(&b'.') {
+                    return;
+                }
+                if ex.names.iter().any(|n| n.as_slice() == b) {
+                    return;
+                }
+                if let Some(dp) = &dir_path {
+                    if ex.paths.iter().any(|p| is_child_path(p, dp, b)) {
+                        return;
+                    }
+                }
+                let kind = sys::kind_of_dirent(t);
+                if let Some(kind) = kind.filter(|_| fused && nodes.len() < PARALLEL_STAT_MIN) {
+                    let j = nodes.len() as NodeId;
+                    if kind == EntryKind::Dir {
+                        let off = sub_names.len() as u32;
+                        sub_names.extend_from_slice(name.to_bytes_with_nul());
+                        subdirs.push((j, off, dev, None));
+                    } else {
+                        // no link count without a stat: every inode goes through the set
+                        file_claims.push(((dev, ino), j));
+                    }
+                    nodes.push(
+                        Node::new(kind, 0, 0, 0, 0).with_local_name(node_names.len(), b.len()),
+                    );
+                    node_names.extend_from_slice(b);
+                    return;
+                }
+                if pool.is_some() && ents.len() >= PARALLEL_STAT_MIN {
+                    batch.push(name, kind, ino);
+                    if batch.ents.len() == STAT_BATCH {
+                        spawn(std::mem::take(&mut batch));
+                    }
+                    return;
+                }
+                let off = names.len() as u32;
+                names.extend_from_slice(name.to_bytes_with_nul());
+                let mut stat = NO_STAT;
+                if needs_stat(kind) {
+                    stat = stats.len() as u32;
+                    stats.push(if keep_times {
+                        sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
+                            times.push(t);
+                            m
+                        })
+                    } else {
+                        sys::stat_at(dirfd, name, follow)
+                    });
+                }
+                if keep_times && times.len() == ents.len() {
+                    times.push(Times::default()); // not stat'ed, or it failed
+                }
+                ents.push(Ent {
+                    name_off: off,
+                    name_len: b.len() as u32,
+                    kind,
+                    ino,
+                    stat,
+                });
+            });
+            (listed, batch)
+        };
+        let listed = match pool {
+            None => read(&mut |_| {}).0,
+            Some(pool) => {
+                let (listed, last) = pool.in_place_scope(|s| {
+                    let mut next = 0u32;
+                    let (done, stat_batch) = (&done, &stat_batch);
+                    read(&mut |batch| {
+                        let i = next;
+                        next += 1;
+                        s.spawn(move |_| {
+                            // stat before taking the lock (not as an argument of push)
+                            let batch = stat_batch(batch);
+                            lock(done).push((i, batch));
+                        });
+                    })
+                });
+                // the last, partial batch: ours (the others are stat'ed by now); the batches
+                // are read where they are, not copied together (11 MB on wide_flat)
+                let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+                let last_index = done.len() as u32;
+                done.push((last_index, stat_batch(last)));
+                done.sort_unstable_by_key(|(i, _)| *i);
+                batches.extend(done.into_iter().map(|(_, batch)| batch));
+                listed
+            }
+        };
+        if let Err(e) = listed {
+            // a directory that can't be listed keeps its own size; what was read is dropped
+            return unreadable(e);
+        }
+        // the entries read and stat'ed on this thread, then each batch, in order
+        let own_chunk = Chunk {
+            names: &*names,
+            ents: &*ents,
+            stats: &*stats,
+            times: &*times,
+        };
+        let chunks = || std::iter::once(own_chunk).chain(batches.iter().map(Chunk::of_batch));
+        // No search permission: names are readable but nothing can be stat'ed.
+        if chunks().any(|c| c.stats.iter().any(|s| matches!(s, Err(Errno::ACCESS)))) {
+            return unreadable(Errno::ACCESS);
+        }
+        // Count mode stats no file, so a directory with read but no search permission would
+        // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
+        let fused_count = nodes.len();
+        if count_mode
+            && (fused_count > 0 || chunks().any(|c| c.ents.iter().any(|e| e.stat == NO_STAT)))
+            && !sys::may_search(fd.as_fd(), perm)
+        {
+            return unreadable(Errno::ACCESS);
+        }
+        let mode = self.opts.mode;
+        let node_of = |e: &Ent, stats: &[StatResult]| match e.stat(stats) {
+            Some(Ok(meta)) => node_for(meta, mode),
+            _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
+        };
+
+        // 3. into the tree. The nodes, their names and what to do next are worked out before
+        // the lock is taken (ids relative to the first child until the lock says where they
+        // go), so that it is held for copies only; a huge directory's are built in place
+        // under the lock instead (its copy would cost more than other threads' wait).
+        let listed_count: usize = fused_count + chunks().map(|c| c.ents.len()).sum::<usize>();
+        if listed_count >= PREFAULT_MIN {
+            // The nodes are built in the tree below, on this thread alone; the pages they go
+            // to are faulted in on another one meanwhile, in one call (a fault costs 1.3 us
+            // on the benchmark VM: 1,450 of them for wide_flat's nodes and names).
+            let name_bytes = node_names.len() + chunks().map(|c| c.names.len()).sum::<usize>();
+            if let Some(pool) = self.pool() {
+                let regions = lock(self.builder).spare_regions(listed_count, name_bytes);
+                pool.spawn(move || {
+                    for (addr, len) in regions {
+                        sys::prefault(addr, len);
+                    }
+                });
+            }
+        }
+        let mut held = (listed_count >= PARALLEL_STAT_MIN).then(|| lock(self.builder));
+        if let Some(b) = held.as_mut().filter(|_| fused_count > 0) {
+            // the entries made nodes as they were read come first (closed with the rest)
+            b.append_children(job.node, nodes, node_names);
+        }
+        let mut bytes = 0u64;
+        let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
+        let mut count = fused_count as NodeId;
+        for c in chunks() {
+            for e in c.ents {
+                let (edev, eino, nlink, eperm) = match e.stat(c.stats) {
+                    Some(Err(err)) => {
+                        // vanished since listed: silent, unless -L met a dangling link
+                        if *err != Errno::NOENT || follow {
+                            failed.push((name_bytes(c.names, e).into(), err.raw_os_error()));
+                        }
+                        continue;
+                    }
+                    Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
+                    None => (dev, e.ino, 0, 0),
+                };
+                let j = count;
+                let mut node = node_of(e, c.stats);
+                let name = name_bytes(c.names, e);
+                bytes = bytes.saturating_add(node.disk);
+                if node.is_dir() {
+                    let stat_done = e.stat != NO_STAT;
+                    if stat_done && self.opts.one_filesystem && edev != job.root_dev {
+                        node.set_flag(flags::OTHER_FS);
+                    } else {
+                        let off = sub_names.len() as u32;
+                        sub_names.extend_from_slice(name);
+                        sub_names.push(0);
+                        if stat_done && self.dedup_dirs {
+                            dir_claims.push(((edev, eino), j, (off, eperm)));
+                        } else {
+                            subdirs.push((j, off, edev, stat_done.then_some(eperm)));
+                        }
+                    }
+                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat == NO_STAT) {
+                    // count mode has no link count: every inode goes through the set
+                    file_claims.push(((edev, eino), j));
+                }
+                match held.as_mut() {
+                    Some(b) => b.push_child(job.node, node, name),
+                    None => {
+                        nodes.push(node.with_local_name(node_names.len(), name.len()));
+                        node_names.extend_from_slice(name);
+                    }
+                }
+                count += 1;
+            }
+        }
+        let kept = u64::from(count);
+        let first = {
+            let built_in_place = held.is_some();
+            let mut b = held.unwrap_or_else(|| lock_briefly_held(self.builder));
+            if let Some((meta, times)) = &own {
+                set_own(&mut b, job.node, meta, *times);
+            }
+            let first = if built_in_place {
+                b.close_children(job.node, count)
+            } else {
+                b.append_children(job.node, nodes, node_names)
+            };
+            if b.keeps_per_node_facts() {
+                let mut id = first;
+                for c in chunks() {
+                    for (i, e) in c.ents.iter().enumerate() {
+                        match e.stat(c.stats) {
+                            Some(Err(_)) => continue, // not in the tree
+                            Some(Ok(m)) => {
+                                let t = c.times.get(i).copied().unwrap_or_default();
+                                b.set_extra(id, m.extra(t));
+                                b.set_identity(id, (m.dev, m.ino));
+                                if m.nlink > 1 && m.kind != EntryKind::Dir {
+                                    b.set_links(id, m.nlink);
+                                }
+                            }
+                            None => b.set_identity(id, (dev, e.ino)),
+                        }
+                        id += 1;
+                    }
+                }
+            }
+            first
+        };
+        for sd in subdirs.iter_mut() {
+            sd.0 += first;
+        }
+        for c in file_claims.iter_mut() {
+            c.1 += first;
+        }
+        for &(key, j, (off, perm)) in dir_claims.iter() {
+            let id = first + j;
+            if self.links.claim_dir(key, id) {
+                subdirs.push((id, off, key.0, Some(perm)));
+            }
+        }
+        self.links.claim_files(file_claims);
+        for (name, errno) in failed {
+            self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
+        }
+        self.progress.entries.fetch_add(kept, Ordering::Relaxed);
+        self.progress.bytes.fetch_add(bytes, Ordering::Relaxed);
+
+        // 4. one task per subdirectory; they share this fd to open themselves
+        if subdirs.is_empty() {
+            return;
+        }
+        let dir = match self.fd_permit() {
+            Some(permit) => ParentDir::Fd {
+                fd,
+                _permit: permit,
+            },
+            None => {
+                drop(fd);
+                ParentDir::Path(job.node)
+            }
+        };
+        let parent = Arc::new(OpenParent {
+            dir,
+            names: Box::from(sub_names.as_slice()),
+        });
+        for &(id, off, edev, perm) in subdirs.iter().rev() {
+            let job = DirJob {
+                node: id,
+                handle: DirHandle::Below(Arc::clone(&parent), off),
+                dev: edev,
+                root_dev: job.root_dev,
+                stat_done: perm.is_some(),
+                perm,
+                may_be_large: true,
+            };
+            spawn(job);
+        }
+    }
+}
+
+/// The sizes and identity of a directory from its own stat.
+fn set_own(b: &mut TreeBuilder, id: NodeId, meta: &Meta, times: Times) {
+    b.set_identity(id, (meta.dev, meta.ino));
+    b.set_extra(id, meta.extra(times));
+    let n = b.node_mut(id);
+    n.disk = meta.disk_bytes();
+    n.apparent = meta.size;
+    n.mtime = meta.mtime;
+}
+
+/// Whether `dir/name` is `pattern` (an -X path, trailing slashes already trimmed).
+fn is_child_path(pattern: &[u8], dir: &[u8], name: &[u8]) -> bool {
+    let dir = crate::config::trim_trailing_slashes(dir);
+    let sep = usize::from(dir != b"/");
+    pattern.len() == dir.len() + sep + name.len()
+        && pattern.starts_with(dir)
+        && pattern.ends_with(name)
+        && (sep == 0 || pattern[dir.len()] == b'/')
+}

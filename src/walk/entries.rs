@@ -1,0 +1,143 @@
+//! A directory's entries between getdents64 and the tree: names, records and stats in
+//! per-thread buffers, or in batches that other threads stat.
+
+use std::cell::RefCell;
+use std::ffi::CStr;
+
+use super::sys::{Errno, Meta, Times};
+use crate::tree::{EntryKind, LinkKey, Node, NodeId};
+
+/// Names per batch handed to another thread: enough to pay for the task, small enough that
+/// every thread gets some of a directory of a few thousand.
+pub(super) const STAT_BATCH: usize = 512;
+
+/// [`Ent::stat`] of an entry that was not stat'ed.
+pub(super) const NO_STAT: u32 = u32::MAX;
+
+pub(super) type StatResult = Result<Meta, Errno>;
+
+/// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
+pub(super) type SubdirName = (u32, u32);
+
+/// Names of a large directory on their way to another thread to be stat'ed.
+#[derive(Default)]
+pub(super) struct StatBatch {
+    /// NUL-terminated names; `Ent::name_off` is relative to this buffer until merged back.
+    pub(super) names: Vec<u8>,
+    pub(super) ents: Vec<Ent>,
+    /// Results of the stats made; `Ent::stat` is relative to this until merged back.
+    pub(super) stats: Vec<StatResult>,
+    /// Access and change times of `ents`, index for index, when the walk keeps them.
+    pub(super) times: Vec<Times>,
+}
+
+impl StatBatch {
+    pub(super) fn push(&mut self, name: &CStr, kind: Option<EntryKind>, ino: u64) {
+        if self.ents.is_empty() {
+            self.ents.reserve(STAT_BATCH);
+            self.names.reserve(STAT_BATCH * 24);
+        }
+        let off = self.names.len() as u32;
+        self.names.extend_from_slice(name.to_bytes_with_nul());
+        self.ents.push(Ent {
+            name_off: off,
+            name_len: name.to_bytes().len() as u32,
+            kind,
+            ino,
+            stat: NO_STAT,
+        });
+    }
+}
+
+/// Per-thread buffers reused from one directory to the next (a directory costs no allocation
+/// but its share of the tree and, when it has subdirectories, their names).
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// NUL-terminated names, as read.
+    pub(super) names: Vec<u8>,
+    pub(super) ents: Vec<Ent>,
+    /// Stats of the entries that have one (see [`Ent::stat`]).
+    pub(super) stats: Vec<StatResult>,
+    /// Access and change times of `ents`, index for index, when the walk keeps
+    /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
+    pub(super) times: Vec<Times>,
+    /// (node, offset of its name in the parent's `OpenParent::names`, device, permission
+    /// bits when stat'ed) of the directories to walk.
+    pub(super) subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
+    /// (inode, node, name) of the directories that are walked only if they win their claim.
+    pub(super) dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
+    /// (inode, node) of the files that may share their inode with another name.
+    pub(super) file_claims: Vec<(LinkKey, NodeId)>,
+    /// The directory's nodes, built before the tree's lock is taken, and their names.
+    pub(super) nodes: Vec<Node>,
+    pub(super) node_names: Vec<u8>,
+    /// NUL-terminated names of the subdirectories, copied once into their `OpenParent`
+    /// (grown in place, they cost a chain of reallocs a directory, and the threads then met
+    /// on the allocator's lock).
+    pub(super) sub_names: Vec<u8>,
+}
+
+impl Scratch {
+    pub(super) fn clear(&mut self) {
+        self.names.clear();
+        self.ents.clear();
+        self.stats.clear();
+        self.times.clear();
+        self.subdirs.clear();
+        self.dir_claims.clear();
+        self.file_claims.clear();
+        self.nodes.clear();
+        self.node_names.clear();
+        self.sub_names.clear();
+    }
+}
+
+thread_local! {
+    pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Entries of a directory as read and stat'ed: on the reading thread, or a [`StatBatch`].
+#[derive(Copy, Clone)]
+pub(super) struct Chunk<'c> {
+    pub(super) names: &'c [u8],
+    pub(super) ents: &'c [Ent],
+    pub(super) stats: &'c [StatResult],
+    pub(super) times: &'c [Times],
+}
+
+impl<'c> Chunk<'c> {
+    pub(super) fn of_batch(b: &'c StatBatch) -> Chunk<'c> {
+        Chunk {
+            names: &b.names,
+            ents: &b.ents,
+            stats: &b.stats,
+            times: &b.times,
+        }
+    }
+}
+
+/// One directory entry on its way into the tree: 24 bytes, its stat (64) kept apart, as most
+/// entries of a -f walk have none.
+pub(super) struct Ent {
+    pub(super) ino: u64,
+    pub(super) name_off: u32,
+    pub(super) name_len: u32,
+    /// Index of its stat in the directory's `stats`, or [`NO_STAT`].
+    pub(super) stat: u32,
+    pub(super) kind: Option<EntryKind>,
+}
+
+impl Ent {
+    pub(super) fn stat<'s>(&self, stats: &'s [StatResult]) -> Option<&'s StatResult> {
+        stats.get(self.stat as usize)
+    }
+}
+
+pub(super) fn name_at(names: &[u8], off: u32) -> &CStr {
+    // every name was stored with its NUL; a malformed buffer would be a bug, not bad input
+    CStr::from_bytes_until_nul(&names[off as usize..]).unwrap_or(c"")
+}
+
+pub(super) fn name_bytes<'n>(names: &'n [u8], e: &Ent) -> &'n [u8] {
+    &names[e.name_off as usize..(e.name_off + e.name_len) as usize]
+}

@@ -1,0 +1,92 @@
+//! What a directory task is given: its own fd (a root), or its parent's and its name, with
+//! the budget of parent fds that may stay open at once.
+
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::sys::{self, Errno};
+use super::{lock, Walker};
+use crate::tree::NodeId;
+
+/// The names of a directory's subdirectories, and how to reach it to open them.
+pub(super) struct OpenParent {
+    pub(super) dir: ParentDir,
+    /// NUL-terminated names of the subdirectories.
+    pub(super) names: Box<[u8]>,
+}
+
+/// A directory whose subdirectories are still to be opened. Normally its fd stays open until
+/// the last of them is; past the fd budget (see `Walker::fd_budget`) only its path is kept
+/// and it is reopened by path for each of them, so a tree both wide and deep walks under any
+/// `ulimit -n` (each open parent costs one fd until all its subdirectories are open).
+pub(super) enum ParentDir {
+    Fd {
+        fd: OwnedFd,
+        _permit: FdPermit,
+    },
+    /// Reopened by its path, rebuilt from the tree when needed (not stored: thousands of
+    /// pending parents in a deep tree would hold a long path each).
+    Path(NodeId),
+}
+
+/// One unit of the fd budget, given back when the parent's fd closes.
+pub(super) struct FdPermit(Arc<AtomicUsize>);
+
+impl Drop for FdPermit {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+pub(super) enum DirHandle {
+    Open(OwnedFd),
+    Below(Arc<OpenParent>, u32),
+}
+
+pub(super) struct DirJob {
+    pub(super) node: NodeId,
+    pub(super) handle: DirHandle,
+    /// Device of this directory (size mode: from the parent's stat); 0 when not known yet.
+    pub(super) dev: u64,
+    /// Device of the root it belongs to (for -x).
+    pub(super) root_dev: u64,
+    /// The parent stat'ed this directory (and applied -x and the loop guard). Otherwise the
+    /// task does it with one fstat of the fd it opened: an fstat needs no name lookup, where
+    /// a stat from the parent and then an open would look the name up twice.
+    pub(super) stat_done: bool,
+    /// Permission bits of this directory when the parent stat'ed it.
+    pub(super) perm: Option<u32>,
+    /// May have so many entries that their stats are worth spreading over the pool (always
+    /// true below a root: the pool runs those tasks anyway).
+    pub(super) may_be_large: bool,
+}
+
+impl Walker<'_> {
+    /// Runs `f` with an fd of `parent`: its own, or one opened by path for the call.
+    pub(super) fn with_parent_fd<T>(
+        &self,
+        parent: &OpenParent,
+        f: impl FnOnce(BorrowedFd<'_>) -> Result<T, Errno>,
+    ) -> Result<T, Errno> {
+        match &parent.dir {
+            ParentDir::Fd { fd, .. } => f(fd.as_fd()),
+            ParentDir::Path(node) => {
+                let path = lock(self.builder).tree().path(*node);
+                let fd = sys::open_dir_long_path(&path, self.opts.follow_links)?;
+                f(fd.as_fd())
+            }
+        }
+    }
+
+    /// A permit to keep one more parent directory open, if the budget has room.
+    pub(super) fn fd_permit(&self) -> Option<FdPermit> {
+        let budget = *self.fd_budget.get_or_init(sys::parent_fd_budget);
+        if self.open_parents.fetch_add(1, Ordering::Relaxed) < budget {
+            Some(FdPermit(Arc::clone(&self.open_parents)))
+        } else {
+            self.open_parents.fetch_sub(1, Ordering::Relaxed);
+            None
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! How many threads a walk runs, and when it starts more: one per core while the metadata
+//! is in the page cache, many more once the walk turns out to read from disk.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use super::{lock, sys, Walker};
+use crate::config::default_threads;
+
+/// Time the walk may take before the pool starts, and per entry read by then, beyond which
+/// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).
+pub(super) const COLD_START: Duration = Duration::from_micros(300);
+
+pub(super) const COLD_PER_ENTRY: Duration = Duration::from_micros(8);
+
+/// Blocks (512 bytes) read from a device since the walk started beyond which its metadata is
+/// taken to be on disk: eight 4 KiB reads. A walk of cached metadata reads none.
+pub(super) const COLD_BLOCKS: u64 = 64;
+
+/// Directories a pool thread reads between two looks at how much was read from disk (a look
+/// is one getrusage, about 0.3 µs: every directory would cost 1% of a warm walk).
+pub(super) const COLD_CHECK_EVERY: u32 = 32;
+
+thread_local! {
+    /// Directories this pool thread read since it last looked for disk reads.
+    static DIRS_READ: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+impl Walker<'_> {
+    /// The worker threads, started only when a walk turns out to need them: a scan of a small
+    /// directory starts no thread at all (startup as fast as `du -s`).
+    ///
+    /// How many depends on where the metadata is. In the page cache, a walk is CPU-bound: a
+    /// thread per core. On disk, every thread waits on the device: then many more requests in
+    /// flight than cores is what makes it fast (cold `big`, 2 cores: 8 threads 3.65 s, 16
+    /// threads 3.03 s; warm, 16 threads cost 10% more than 8). What the root's read cost, done
+    /// before the pool exists, tells which it is; when it looks warm, the pool is built with the
+    /// cold count but only the warm count of threads start, and the rest wait in
+    /// `held_threads` until a pool thread sees the walk read from disk (`check_cold`). Cold
+    /// /usr needs that: the shell that dropped the caches has just looked up /usr/bin and
+    /// /usr/lib again, so the root reads warm while everything below it is on disk.
+    pub(super) fn pool(&self) -> Option<&rayon::ThreadPool> {
+        let (warm, cold) = match self.opts.threads {
+            Some(n) => (n, n),
+            None => *self.default_threads.get_or_init(|| {
+                default_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }),
+        };
+        if warm.max(cold) < 2 {
+            return None;
+        }
+        self.pool
+            .get_or_init(|| {
+                let start_now = if cold > warm && self.looks_cold() {
+                    cold
+                } else {
+                    warm
+                };
+                let mut held = Vec::new();
+                let home = sys::CpuHome::here();
+                let mut build = |join: bool| {
+                    let mut builder = rayon::ThreadPoolBuilder::new().num_threads(cold.max(warm));
+                    if join {
+                        builder = builder.use_current_thread();
+                    }
+                    let pool = builder
+                        .spawn_handler(|thread| {
+                            if thread.index() < start_now {
+                                home.spawn_elsewhere(move || thread.run())?;
+                                self.progress.threads.fetch_add(1, Ordering::Relaxed);
+                            } else {
+                                held.push(thread);
+                            }
+                            Ok(())
+                        })
+                        .build()
+                        .ok();
+                    if join && pool.is_some() {
+                        self.progress.threads.fetch_add(1, Ordering::Relaxed);
+                    }
+                    pool
+                };
+                // (a thread already working in a pool cannot join another one)
+                let pool = match self.one_shot {
+                    true => build(true).or_else(|| build(false)),
+                    false => build(false),
+                };
+                if !held.is_empty() {
+                    *lock(&self.held_threads) = held;
+                    self.may_grow.store(true, Ordering::Relaxed);
+                }
+                pool
+            })
+            .as_ref()
+    }
+
+    /// Whether the walk so far read from disk. On a filesystem with no block device of its
+    /// own (NFS, FUSE; also overlayfs and btrfs), whose reads may not be counted as this
+    /// process's, also whether it took the time of device reads rather than of cached lookups:
+    /// a cached stat or directory entry costs a few microseconds, a read a hundred or more.
+    /// Timing is the weaker signal: a loaded machine, or a debug build, makes cached reads
+    /// slow too.
+    fn looks_cold(&self) -> bool {
+        let entries = self.progress.entries.load(Ordering::Relaxed);
+        self.read_from_disk()
+            || (self.judge_by_time.load(Ordering::Relaxed)
+                && self.started.elapsed()
+                    > COLD_START + COLD_PER_ENTRY * entries.min(1 << 20) as u32)
+    }
+
+    fn read_from_disk(&self) -> bool {
+        sys::blocks_read().saturating_sub(self.blocks_at_start) >= COLD_BLOCKS
+    }
+
+    /// On a pool thread, every `COLD_CHECK_EVERY` directories while threads are held back:
+    /// starts them once the walk has read from disk.
+    pub(super) fn check_cold(&self) {
+        if !self.may_grow.load(Ordering::Relaxed) {
+            return;
+        }
+        let due = DIRS_READ.with(|n| {
+            let dirs = n.get() + 1;
+            n.set(if dirs < COLD_CHECK_EVERY { dirs } else { 0 });
+            dirs >= COLD_CHECK_EVERY
+        });
+        if !due || !self.read_from_disk() {
+            return;
+        }
+        self.may_grow.store(false, Ordering::Relaxed);
+        self.progress.threads_grew.store(true, Ordering::Relaxed);
+        for thread in std::mem::take(&mut *lock(&self.held_threads)) {
+            // a thread that cannot start leaves the walk to those that did
+            if std::thread::Builder::new()
+                .spawn(move || thread.run())
+                .is_ok()
+            {
+                self.progress.threads.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
