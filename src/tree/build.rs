@@ -161,6 +161,17 @@ impl TreeBuilder {
     /// under it, two threads met on it thousands of times per second and slept on a futex).
     pub fn append_children(&mut self, parent: NodeId, nodes: &[Node], names: &[u8]) -> NodeId {
         let first = self.tree.nodes.len() as NodeId;
+        self.extend_children(parent, nodes, names);
+        let p = &mut self.tree.nodes[parent as usize];
+        p.first_child = first;
+        p.child_count = nodes.len() as u32;
+        first
+    }
+
+    /// Appends more children of `parent` built before the lock was taken, as
+    /// [`TreeBuilder::append_children`] does, but leaves them open like
+    /// [`TreeBuilder::push_child`]: [`TreeBuilder::close_children`] ends them.
+    pub fn extend_children(&mut self, parent: NodeId, nodes: &[Node], names: &[u8]) {
         let base = self.tree.names.len() as u64;
         debug_assert!(base + names.len() as u64 <= super::NAME_OFF_MASK);
         self.tree.names.extend_from_slice(names);
@@ -170,10 +181,6 @@ impl TreeBuilder {
             n.packed += base; // the offset is the low bits
             n
         }));
-        let p = &mut self.tree.nodes[parent as usize];
-        p.first_child = first;
-        p.child_count = nodes.len() as u32;
-        first
     }
 
     /// Appends one child of `parent`, which must have none yet; [`TreeBuilder::close_children`]

@@ -8,12 +8,11 @@ use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::entries::{
-    name_at, name_bytes, Chunk, Ent, Scratch, StatBatch, StatResult, NO_STAT, SCRATCH, STAT_BATCH,
-};
+use super::entries::{name_at, Chunk, Ent, Scratch, StatBatch, NO_STAT, SCRATCH, STAT_BATCH};
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
+use super::place::{Placed, Placer};
 use super::sys::{self, Errno, Meta, Times};
-use super::{lock, lock_briefly_held, node_for, ErrorAt, ErrorKind, Walker};
+use super::{lock, lock_briefly_held, ErrorAt, ErrorKind, Walker};
 use crate::config::SizeMode;
 use crate::tree::{flags, EntryKind, Node, NodeId, TreeBuilder};
 
@@ -191,12 +190,9 @@ impl Walker<'_> {
             ents,
             stats,
             times,
-            subdirs,
-            dir_claims,
-            file_claims,
+            placed,
             nodes,
             node_names,
-            sub_names,
         } = scratch;
         let ex = &self.opts.exclusions;
         let dir_path = if ex.paths.is_empty() {
@@ -242,6 +238,17 @@ impl Walker<'_> {
         let dirfd = fd.as_fd();
         let needs_stat = &needs_stat;
         let keep_times = self.opts.keep_extra;
+        let placer = Placer {
+            mode: self.opts.mode,
+            count_mode,
+            follow,
+            one_filesystem: self.opts.one_filesystem,
+            dedup_dirs: self.dedup_dirs,
+            dedup_files: self.dedup_files,
+            keep_facts: self.opts.keep_identity || self.opts.keep_extra,
+            dev,
+            root_dev: job.root_dev,
+        };
         let stat_batch = |mut batch: StatBatch| {
             if keep_times {
                 batch.times = vec![Times::default(); batch.ents.len()];
@@ -261,6 +268,7 @@ impl Walker<'_> {
                     sys::stat_at(dirfd, name, follow)
                 });
             }
+            placer.place_batch(&mut batch);
             batch
         };
         let done: Mutex<Vec<(u32, StatBatch)>> = Mutex::new(Vec::new());
@@ -284,12 +292,12 @@ impl Walker<'_> {
                 if let Some(kind) = kind.filter(|_| fused && nodes.len() < PARALLEL_STAT_MIN) {
                     let j = nodes.len() as NodeId;
                     if kind == EntryKind::Dir {
-                        let off = sub_names.len() as u32;
-                        sub_names.extend_from_slice(name.to_bytes_with_nul());
-                        subdirs.push((j, off, dev, None));
+                        let off = placed.sub_names.len() as u32;
+                        placed.sub_names.extend_from_slice(name.to_bytes_with_nul());
+                        placed.subdirs.push((j, off, dev, None));
                     } else {
                         // no link count without a stat: every inode goes through the set
-                        file_claims.push(((dev, ino), j));
+                        placed.file_claims.push(((dev, ino), j));
                     }
                     nodes.push(
                         Node::new(kind, 0, 0, 0, 0).with_local_name(node_names.len(), b.len()),
@@ -361,43 +369,48 @@ impl Walker<'_> {
             // a directory that can't be listed keeps its own size; what was read is dropped
             return unreadable(e);
         }
-        // the entries read and stat'ed on this thread, then each batch, in order
+        // the entries read and stat'ed on this thread, then each batch (made nodes), in order
         let own_chunk = Chunk {
             names: &*names,
             ents: &*ents,
             stats: &*stats,
             times: &*times,
         };
-        let chunks = || std::iter::once(own_chunk).chain(batches.iter().map(Chunk::of_batch));
         // No search permission: names are readable but nothing can be stat'ed.
-        if chunks().any(|c| c.stats.iter().any(|s| matches!(s, Err(Errno::ACCESS)))) {
+        if own_chunk
+            .stats
+            .iter()
+            .any(|s| matches!(s, Err(Errno::ACCESS)))
+            || batches.iter().any(|b| b.access_denied)
+        {
             return unreadable(Errno::ACCESS);
         }
         // Count mode stats no file, so a directory with read but no search permission would
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
         let fused_count = nodes.len();
         if count_mode
-            && (fused_count > 0 || chunks().any(|c| c.ents.iter().any(|e| e.stat == NO_STAT)))
+            && (fused_count > 0
+                || own_chunk.ents.iter().any(|e| e.stat == NO_STAT)
+                || batches.iter().any(|b| b.unstated))
             && !sys::may_search(fd.as_fd(), perm)
         {
             return unreadable(Errno::ACCESS);
         }
-        let mode = self.opts.mode;
-        let node_of = |e: &Ent, stats: &[StatResult]| match e.stat(stats) {
-            Some(Ok(meta)) => node_for(meta, mode),
-            _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
-        };
 
         // 3. into the tree. The nodes, their names and what to do next are worked out before
         // the lock is taken (ids relative to the first child until the lock says where they
         // go), so that it is held for copies only; a huge directory's are built in place
         // under the lock instead (its copy would cost more than other threads' wait).
-        let listed_count: usize = fused_count + chunks().map(|c| c.ents.len()).sum::<usize>();
+        let listed_count: usize = fused_count
+            + own_chunk.ents.len()
+            + batches.iter().map(|b| b.nodes.len()).sum::<usize>();
         if listed_count >= PREFAULT_MIN {
             // The nodes are built in the tree below, on this thread alone; the pages they go
             // to are faulted in on another one meanwhile, in one call (a fault costs 1.3 us
             // on the benchmark VM: 1,450 of them for wide_flat's nodes and names).
-            let name_bytes = node_names.len() + chunks().map(|c| c.names.len()).sum::<usize>();
+            let name_bytes = node_names.len()
+                + own_chunk.names.len()
+                + batches.iter().map(|b| b.node_names.len()).sum::<usize>();
             if let Some(pool) = self.pool() {
                 let regions = lock(self.builder).spare_regions(listed_count, name_bytes);
                 pool.spawn(move || {
@@ -407,59 +420,28 @@ impl Walker<'_> {
                 });
             }
         }
-        let mut held = (listed_count >= PARALLEL_STAT_MIN).then(|| lock(self.builder));
+        // (batches come only after PARALLEL_STAT_MIN entries: they are always built in place)
+        let in_place = listed_count >= PARALLEL_STAT_MIN || !batches.is_empty();
+        let mut held = in_place.then(|| lock(self.builder));
         if let Some(b) = held.as_mut().filter(|_| fused_count > 0) {
             // the entries made nodes as they were read come first (closed with the rest)
             b.append_children(job.node, nodes, node_names);
         }
-        let mut bytes = 0u64;
-        let mut failed: Vec<(Box<[u8]>, i32)> = Vec::new();
-        let mut count = fused_count as NodeId;
-        for c in chunks() {
-            for e in c.ents {
-                let (edev, eino, nlink, eperm) = match e.stat(c.stats) {
-                    Some(Err(err)) => {
-                        // vanished since listed: silent, unless -L met a dangling link
-                        if *err != Errno::NOENT || follow {
-                            failed.push((name_bytes(c.names, e).into(), err.raw_os_error()));
-                        }
-                        continue;
-                    }
-                    Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
-                    None => (dev, e.ino, 0, 0),
-                };
-                let j = count;
-                let mut node = node_of(e, c.stats);
-                let name = name_bytes(c.names, e);
-                bytes = bytes.saturating_add(node.disk);
-                if node.is_dir() {
-                    let stat_done = e.stat != NO_STAT;
-                    if stat_done && self.opts.one_filesystem && edev != job.root_dev {
-                        node.set_flag(flags::OTHER_FS);
-                    } else {
-                        let off = sub_names.len() as u32;
-                        sub_names.extend_from_slice(name);
-                        sub_names.push(0);
-                        if stat_done && self.dedup_dirs {
-                            dir_claims.push(((edev, eino), j, (off, eperm)));
-                        } else {
-                            subdirs.push((j, off, edev, stat_done.then_some(eperm)));
-                        }
-                    }
-                } else if nlink > 1 || self.dedup_files || (count_mode && e.stat == NO_STAT) {
-                    // count mode has no link count: every inode goes through the set
-                    file_claims.push(((edev, eino), j));
-                }
-                match held.as_mut() {
-                    Some(b) => b.push_child(job.node, node, name),
-                    None => {
-                        nodes.push(node.with_local_name(node_names.len(), name.len()));
-                        node_names.extend_from_slice(name);
-                    }
-                }
-                count += 1;
+        placed.count = fused_count as NodeId;
+        placer.place(own_chunk, placed, |node, name| match held.as_mut() {
+            Some(b) => b.push_child(job.node, node, name),
+            None => {
+                nodes.push(node.with_local_name(node_names.len(), name.len()));
+                node_names.extend_from_slice(name);
+            }
+        });
+        if let Some(b) = held.as_mut() {
+            for batch in batches.iter_mut() {
+                placed.append(&mut batch.placed);
+                b.extend_children(job.node, &batch.nodes, &batch.node_names);
             }
         }
+        let count = placed.count;
         let kept = u64::from(count);
         let first = {
             let built_in_place = held.is_some();
@@ -472,28 +454,26 @@ impl Walker<'_> {
             } else {
                 b.append_children(job.node, nodes, node_names)
             };
-            if b.keeps_per_node_facts() {
-                let mut id = first;
-                for c in chunks() {
-                    for (i, e) in c.ents.iter().enumerate() {
-                        match e.stat(c.stats) {
-                            Some(Err(_)) => continue, // not in the tree
-                            Some(Ok(m)) => {
-                                let t = c.times.get(i).copied().unwrap_or_default();
-                                b.set_extra(id, m.extra(t));
-                                b.set_identity(id, (m.dev, m.ino));
-                                if m.nlink > 1 && m.kind != EntryKind::Dir {
-                                    b.set_links(id, m.nlink);
-                                }
-                            }
-                            None => b.set_identity(id, (dev, e.ino)),
-                        }
-                        id += 1;
-                    }
+            // (the entries made nodes as they were read have none: -f keeps no facts)
+            let ids = first + fused_count as NodeId..;
+            for (id, &(extra, key, links)) in ids.zip(placed.facts.iter()) {
+                b.set_extra(id, extra);
+                b.set_identity(id, key);
+                if links > 0 {
+                    b.set_links(id, links);
                 }
             }
             first
         };
+        let Placed {
+            bytes,
+            subdirs,
+            dir_claims,
+            file_claims,
+            sub_names,
+            failed,
+            ..
+        } = placed;
         for sd in subdirs.iter_mut() {
             sd.0 += first;
         }
@@ -507,11 +487,11 @@ impl Walker<'_> {
             }
         }
         self.links.claim_files(file_claims);
-        for (name, errno) in failed {
+        for (name, errno) in failed.drain(..) {
             self.error(ErrorAt::Entry(job.node, name), ErrorKind::Access, errno);
         }
         self.progress.entries.fetch_add(kept, Ordering::Relaxed);
-        self.progress.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.progress.bytes.fetch_add(*bytes, Ordering::Relaxed);
 
         // 4. one task per subdirectory; they share this fd to open themselves
         if subdirs.is_empty() {

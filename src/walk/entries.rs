@@ -4,8 +4,9 @@
 use std::cell::RefCell;
 use std::ffi::CStr;
 
+use super::place::Placed;
 use super::sys::{Errno, Meta, Times};
-use crate::tree::{EntryKind, LinkKey, Node, NodeId};
+use crate::tree::{EntryKind, Node};
 
 /// Names per batch handed to another thread: enough to pay for the task, small enough that
 /// every thread gets some of a directory of a few thousand.
@@ -29,6 +30,16 @@ pub(super) struct StatBatch {
     pub(super) stats: Vec<StatResult>,
     /// Access and change times of `ents`, index for index, when the walk keeps them.
     pub(super) times: Vec<Times>,
+    /// Once stat'ed, the entries made nodes ([`super::place::Placer::place_batch`]), with
+    /// names local to `node_names`, and the rest of what they gave; the four buffers above
+    /// are then let go.
+    pub(super) nodes: Vec<Node>,
+    pub(super) node_names: Vec<u8>,
+    pub(super) placed: Placed,
+    /// A stat failed with EACCES: the directory cannot be searched.
+    pub(super) access_denied: bool,
+    /// Some entry had no stat (count mode): whether the directory can be searched is asked.
+    pub(super) unstated: bool,
 }
 
 impl StatBatch {
@@ -61,20 +72,11 @@ pub(super) struct Scratch {
     /// Access and change times of `ents`, index for index, when the walk keeps
     /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
     pub(super) times: Vec<Times>,
-    /// (node, offset of its name in the parent's `OpenParent::names`, device, permission
-    /// bits when stat'ed) of the directories to walk.
-    pub(super) subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
-    /// (inode, node, name) of the directories that are walked only if they win their claim.
-    pub(super) dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
-    /// (inode, node) of the files that may share their inode with another name.
-    pub(super) file_claims: Vec<(LinkKey, NodeId)>,
+    /// What the entries placed gave besides their nodes.
+    pub(super) placed: Placed,
     /// The directory's nodes, built before the tree's lock is taken, and their names.
     pub(super) nodes: Vec<Node>,
     pub(super) node_names: Vec<u8>,
-    /// NUL-terminated names of the subdirectories, copied once into their `OpenParent`
-    /// (grown in place, they cost a chain of reallocs a directory, and the threads then met
-    /// on the allocator's lock).
-    pub(super) sub_names: Vec<u8>,
 }
 
 impl Scratch {
@@ -83,12 +85,9 @@ impl Scratch {
         self.ents.clear();
         self.stats.clear();
         self.times.clear();
-        self.subdirs.clear();
-        self.dir_claims.clear();
-        self.file_claims.clear();
+        self.placed.clear();
         self.nodes.clear();
         self.node_names.clear();
-        self.sub_names.clear();
     }
 }
 
@@ -103,17 +102,6 @@ pub(super) struct Chunk<'c> {
     pub(super) ents: &'c [Ent],
     pub(super) stats: &'c [StatResult],
     pub(super) times: &'c [Times],
-}
-
-impl<'c> Chunk<'c> {
-    pub(super) fn of_batch(b: &'c StatBatch) -> Chunk<'c> {
-        Chunk {
-            names: &b.names,
-            ents: &b.ents,
-            stats: &b.stats,
-            times: &b.times,
-        }
-    }
 }
 
 /// One directory entry on its way into the tree: 24 bytes, its stat (64) kept apart, as most

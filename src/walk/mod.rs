@@ -17,6 +17,7 @@ pub mod dedup;
 mod dir;
 mod entries;
 mod job;
+mod place;
 mod pool;
 pub mod sys;
 

@@ -138,6 +138,40 @@ fn count_mode_on_a_directory_past_1024_entries() {
     assert!(dups > 0, "some f* lose their inode to an s*/link met first");
 }
 
+/// A directory past 1,024 entries has its stats made in batches on other threads, and each
+/// batch made nodes where it was stat'ed: subdirectories, hard links and sizes must come out
+/// as du has them, child by child, however the batches fell.
+#[test]
+fn a_directory_stated_in_batches_matches_du() {
+    let env = TestEnv::new();
+    env.bash(
+        "mkdir -p d/big && cd d/big \
+         && for i in $(seq 1 3000); do printf '%*s' $((i * 37 % 9000 + 1)) '' > f$i; done \
+         && for i in $(seq 1 300); do mkdir s$i && printf '%*s' $((i * 101)) '' > s$i/g; done \
+         && for i in $(seq 1 100); do ln f$((i * 29)) h$i; done",
+    );
+    for (flags, du_flags) in [(&[][..], &["-B1"][..]), (&["-s"][..], &["-b"][..])] {
+        let mut args = vec!["-T", "4", "-d", "1"];
+        args.extend_from_slice(flags);
+        args.push("d/big");
+        let v = env.json(&args);
+        // du -a leaves out the names of an inode it already counted; hogs shows them with 0
+        let mut got: Vec<(String, u64)> = child_sizes(&v)
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        got.push((String::new(), size(&v)));
+        got.sort();
+        let mut want = env.du_children(du_flags, "d/big");
+        want.sort();
+        assert_eq!(got.len(), 3000 + 300 + 1, "{args:?}: counted children");
+        assert_eq!(
+            got, want,
+            "hogs {args:?} (left) vs du -a {du_flags:?} (right)"
+        );
+    }
+}
+
 #[test]
 fn hard_links_across_dirs() {
     let env = TestEnv::new();

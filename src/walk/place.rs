@@ -1,0 +1,172 @@
+//! What each listed entry becomes: a node, and for some a subdirectory to walk, an inode to
+//! claim (hard links) or an error. Worked out on the thread that read the entries, or, for
+//! the batches of a huge directory, on the thread that stat'ed them, so that all the tree's
+//! lock sees is copies.
+
+use super::entries::{name_bytes, Chunk, StatBatch, SubdirName, NO_STAT};
+use super::node_for;
+use super::sys::Errno;
+use crate::config::SizeMode;
+use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, StatExtra};
+
+/// What decides what an entry becomes: the same for every entry of a directory.
+#[derive(Copy, Clone)]
+pub(super) struct Placer {
+    pub(super) mode: SizeMode,
+    /// Files are not stat'ed: every inode goes through the hard-link set.
+    pub(super) count_mode: bool,
+    pub(super) follow: bool,
+    pub(super) one_filesystem: bool,
+    pub(super) dedup_dirs: bool,
+    pub(super) dedup_files: bool,
+    /// The tree keeps each node's identity or owner and times ([`Placed::facts`]).
+    pub(super) keep_facts: bool,
+    /// Device of the directory, and of the root it is under (for -x).
+    pub(super) dev: u64,
+    pub(super) root_dev: u64,
+}
+
+/// What placing a directory's entries gives besides their nodes. Node ids are relative to
+/// the first entry placed until the tree's lock says where the children go.
+#[derive(Default)]
+pub(super) struct Placed {
+    /// Entries placed: the next one's id.
+    pub(super) count: NodeId,
+    pub(super) bytes: u64,
+    /// (node, offset of its name in `sub_names`, device, permission bits when stat'ed) of
+    /// the directories to walk.
+    pub(super) subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
+    /// (inode, node, name) of the directories that are walked only if they win their claim.
+    pub(super) dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
+    /// (inode, node) of the files that may share their inode with another name.
+    pub(super) file_claims: Vec<(LinkKey, NodeId)>,
+    /// NUL-terminated names of the subdirectories (grown in place, not per directory: a
+    /// chain of reallocs a directory made the threads meet on the allocator's lock).
+    pub(super) sub_names: Vec<u8>,
+    /// (name, errno) of the entries whose stat failed: they are not placed.
+    pub(super) failed: Vec<(Box<[u8]>, i32)>,
+    /// Per entry placed, when the tree keeps them: (owner, mode and times; identity; link
+    /// count of a hard-linked file, else 0).
+    pub(super) facts: Vec<(StatExtra, LinkKey, u64)>,
+}
+
+impl Placed {
+    pub(super) fn clear(&mut self) {
+        self.count = 0;
+        self.bytes = 0;
+        self.subdirs.clear();
+        self.dir_claims.clear();
+        self.file_claims.clear();
+        self.sub_names.clear();
+        self.failed.clear();
+        self.facts.clear();
+    }
+
+    /// Takes in what a batch placed, after what is here.
+    pub(super) fn append(&mut self, other: &mut Placed) {
+        let (base, sub_base) = (self.count, self.sub_names.len() as u32);
+        let subdirs = other.subdirs.iter();
+        self.subdirs
+            .extend(subdirs.map(|&(j, off, dev, perm)| (j + base, off + sub_base, dev, perm)));
+        let dir_claims = other.dir_claims.iter();
+        self.dir_claims.extend(
+            dir_claims.map(|&(key, j, (off, perm))| (key, j + base, (off + sub_base, perm))),
+        );
+        let file_claims = other.file_claims.iter();
+        self.file_claims
+            .extend(file_claims.map(|&(key, j)| (key, j + base)));
+        self.sub_names.extend_from_slice(&other.sub_names);
+        self.failed.append(&mut other.failed);
+        self.facts.append(&mut other.facts);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.count += other.count;
+    }
+}
+
+impl Placer {
+    /// Places every entry of `c` in order: `emit` gets the node and name of each one whose
+    /// stat did not fail.
+    pub(super) fn place(&self, c: Chunk<'_>, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
+        for (i, e) in c.ents.iter().enumerate() {
+            let stat = e.stat(c.stats);
+            let (edev, eino, nlink, eperm) = match stat {
+                Some(Err(err)) => {
+                    // vanished since listed: silent, unless -L met a dangling link
+                    if *err != Errno::NOENT || self.follow {
+                        out.failed
+                            .push((name_bytes(c.names, e).into(), err.raw_os_error()));
+                    }
+                    continue;
+                }
+                Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
+                None => (self.dev, e.ino, 0, 0),
+            };
+            let j = out.count;
+            let mut node = match stat {
+                Some(Ok(meta)) => node_for(meta, self.mode),
+                _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
+            };
+            let name = name_bytes(c.names, e);
+            out.bytes = out.bytes.saturating_add(node.disk);
+            if node.is_dir() {
+                let stat_done = e.stat != NO_STAT;
+                if stat_done && self.one_filesystem && edev != self.root_dev {
+                    node.set_flag(flags::OTHER_FS);
+                } else {
+                    let off = out.sub_names.len() as u32;
+                    out.sub_names.extend_from_slice(name);
+                    out.sub_names.push(0);
+                    if stat_done && self.dedup_dirs {
+                        out.dir_claims.push(((edev, eino), j, (off, eperm)));
+                    } else {
+                        out.subdirs.push((j, off, edev, stat_done.then_some(eperm)));
+                    }
+                }
+            } else if nlink > 1 || self.dedup_files || (self.count_mode && e.stat == NO_STAT) {
+                // count mode has no link count: every inode goes through the set
+                out.file_claims.push(((edev, eino), j));
+            }
+            if self.keep_facts {
+                out.facts.push(match stat {
+                    Some(Ok(m)) => {
+                        let t = c.times.get(i).copied().unwrap_or_default();
+                        let links = if m.nlink > 1 && m.kind != EntryKind::Dir {
+                            m.nlink
+                        } else {
+                            0
+                        };
+                        (m.extra(t), (m.dev, m.ino), links)
+                    }
+                    _ => (StatExtra::default(), (self.dev, e.ino), 0),
+                });
+            }
+            emit(node, name);
+            out.count += 1;
+        }
+    }
+
+    /// Makes a stat'ed batch its nodes, on the thread that stat'ed it, and lets go of its
+    /// names, records and stats (a huge directory kept them all until its last name was
+    /// read and stat'ed: 11 MB for 100,000 entries).
+    pub(super) fn place_batch(&self, batch: &mut StatBatch) {
+        let c = Chunk {
+            names: &batch.names,
+            ents: &batch.ents,
+            stats: &batch.stats,
+            times: &batch.times,
+        };
+        batch.access_denied = c.stats.iter().any(|s| matches!(s, Err(Errno::ACCESS)));
+        batch.unstated = c.ents.iter().any(|e| e.stat == NO_STAT);
+        let (nodes, node_names) = (&mut batch.nodes, &mut batch.node_names);
+        nodes.reserve(c.ents.len());
+        node_names.reserve(c.names.len());
+        self.place(c, &mut batch.placed, |node, name| {
+            nodes.push(node.with_local_name(node_names.len(), name.len()));
+            node_names.extend_from_slice(name);
+        });
+        batch.names = Vec::new();
+        batch.ents = Vec::new();
+        batch.stats = Vec::new();
+        batch.times = Vec::new();
+    }
+}
