@@ -64,7 +64,8 @@ pub fn default_path() -> Option<PathBuf> {
     Some(base.join("hogs").join("config.toml"))
 }
 
-/// Parses `argv` with the config file's settings in front of the user's arguments.
+/// Parses `argv` with the config file's settings in front of the user's arguments. Meant
+/// to be called once a process: what clap builds for it is left to the exit, not freed.
 pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     // The hidden opposites (`--no-reverse`, ...) are long options: arguments with none need
     // only the derived command, which is 30 arguments fewer to build at every start (a third

@@ -178,7 +178,7 @@ fn first_siblings(
     k: usize,
     mode: SizeMode,
 ) -> Vec<NodeId> {
-    let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::with_capacity(k);
+    let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::new();
     for id in siblings {
         let key = (tree.node(id).size(mode), Reverse(id));
         if heap.len() < k {

@@ -359,7 +359,9 @@ impl Walker<'_> {
                 // are read where they are, not copied together (11 MB on wide_flat)
                 let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
                 let last_index = done.len() as u32;
-                done.push((last_index, stat_batch(last)));
+                if !last.ents.is_empty() {
+                    done.push((last_index, stat_batch(last)));
+                }
                 done.sort_unstable_by_key(|(i, _)| *i);
                 batches.extend(done.into_iter().map(|(_, batch)| batch));
                 listed
@@ -376,12 +378,15 @@ impl Walker<'_> {
             stats: &*stats,
             times: &*times,
         };
-        // No search permission: names are readable but nothing can be stat'ed.
-        if own_chunk
+        // No search permission: names are readable but nothing can be stat'ed. (Asked of the
+        // kernel when a stat said EACCES: with -L, a link into a directory we may not search
+        // fails alone, and is reported as du reports it.)
+        if (own_chunk
             .stats
             .iter()
             .any(|s| matches!(s, Err(Errno::ACCESS)))
-            || batches.iter().any(|b| b.access_denied)
+            || batches.iter().any(|b| b.access_denied))
+            && !sys::may_search(fd.as_fd(), None)
         {
             return unreadable(Errno::ACCESS);
         }
@@ -420,7 +425,7 @@ impl Walker<'_> {
                 });
             }
         }
-        // (batches come only after PARALLEL_STAT_MIN entries: they are always built in place)
+        // (a batch holds names read after the first PARALLEL_STAT_MIN: it never goes without)
         let in_place = listed_count >= PARALLEL_STAT_MIN || !batches.is_empty();
         let mut held = in_place.then(|| lock(self.builder));
         if let Some(b) = held.as_mut().filter(|_| fused_count > 0) {

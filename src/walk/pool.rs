@@ -9,17 +9,17 @@ use crate::config::default_threads;
 
 /// Time the walk may take before the pool starts, and per entry read by then, beyond which
 /// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).
-pub(super) const COLD_START: Duration = Duration::from_micros(300);
+const COLD_START: Duration = Duration::from_micros(300);
 
-pub(super) const COLD_PER_ENTRY: Duration = Duration::from_micros(8);
+const COLD_PER_ENTRY: Duration = Duration::from_micros(8);
 
 /// Blocks (512 bytes) read from a device since the walk started beyond which its metadata is
 /// taken to be on disk: eight 4 KiB reads. A walk of cached metadata reads none.
-pub(super) const COLD_BLOCKS: u64 = 64;
+const COLD_BLOCKS: u64 = 64;
 
 /// Directories a pool thread reads between two looks at how much was read from disk (a look
 /// is one getrusage, about 0.3 µs: every directory would cost 1% of a warm walk).
-pub(super) const COLD_CHECK_EVERY: u32 = 32;
+const COLD_CHECK_EVERY: u32 = 32;
 
 thread_local! {
     /// Directories this pool thread read since it last looked for disk reads.

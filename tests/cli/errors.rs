@@ -202,6 +202,57 @@ fn broken_pipe_json_is_silent() {
     );
 }
 
+/// With -L, a link to a file in a directory we may not search fails its own stat with
+/// EACCES. That is the link's error, not its directory's: the directory is still counted,
+/// as du -L counts it.
+#[test]
+fn a_followed_link_into_a_locked_directory_fails_alone() {
+    if !can_run_unprivileged() {
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/locked/f", 100);
+    env.file("t/d/big", 50_000);
+    env.symlink("../locked/f", "t/d/link");
+    env.chmod("t/locked", 0o700); // root's: uid 65534 may not search it
+
+    let du = unprivileged(std::path::Path::new("du"))
+        .args(["-L", "-sB1", "t"])
+        .current_dir(env.root())
+        .env("LC_ALL", "C")
+        .output()
+        .expect("run du");
+    assert!(
+        String::from_utf8_lossy(&du.stderr).contains("t/d/link"),
+        "sanity: du -L as an unprivileged user cannot stat t/d/link: {}",
+        String::from_utf8_lossy(&du.stderr)
+    );
+    let want = parse_du(&du.stdout)[0].0;
+
+    let out = env.run_unprivileged(["-L", "-j", "t"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "exit status: t/d/link was skipped"
+    );
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "hogs: cannot access 't/d/link': Permission denied",
+            "hogs: cannot read directory 't/locked': Permission denied"
+        ],
+        "stderr of hogs -L -j t (unprivileged)"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        size(&v),
+        want,
+        "hogs -L total vs du -L -sB1, both unprivileged"
+    );
+    let d = find_node(&v, "d").expect("t/d in the tree");
+    assert!(size(d) >= 50_000, "t/d still counts t/d/big: {d}");
+}
+
 /// hogs starts without Rust's runtime start (src/main.rs), which kept descriptors 0-2 from
 /// being reused. With stderr closed, the export file would be opened as fd 2 and the error
 /// about the unreadable directory written into it, ahead of the JSON: it must go nowhere.
