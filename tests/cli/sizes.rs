@@ -102,6 +102,16 @@ fn hard_links_within_a_dir() {
     );
 }
 
+/// The children that count something, and the root keyed "", sorted: what `du -a
+/// --max-depth=1` lists, which leaves out the names of an inode it already counted (hogs
+/// shows them, with 0).
+fn counted_children(v: &serde_json::Value) -> Vec<(String, u64)> {
+    let mut got: Vec<(String, u64)> = child_sizes(v).into_iter().filter(|(_, n)| *n > 0).collect();
+    got.push((String::new(), size(v)));
+    got.sort();
+    got
+}
+
 /// -f builds a directory's first 1024 nodes as its names are read, the rest (and, from 1024
 /// on, all of them in the tree itself) after the listing: a directory past that size mixes
 /// both, with subdirectories and hard links among either part.
@@ -119,14 +129,8 @@ fn count_mode_on_a_directory_past_1024_entries() {
         "-f vs du -s --inodes d"
     );
     assert_children_match(&env, &["-f"], &["--inodes"], "d");
-    // du -a leaves out the names of an inode it already counted; hogs shows them with 0
     let v = env.json(["-d", "1", "-f", "d/big"]);
-    let mut got: Vec<(String, u64)> = child_sizes(&v)
-        .into_iter()
-        .filter(|(_, n)| *n > 0)
-        .collect();
-    got.push((String::new(), size(&v)));
-    got.sort();
+    let got = counted_children(&v);
     let mut want = env.du_children(&["--inodes"], "d/big");
     want.sort();
     assert_eq!(got.len(), want.len(), "counted children of d/big vs du -a");
@@ -154,14 +158,7 @@ fn a_directory_stated_in_batches_matches_du() {
         let mut args = vec!["-T", "4", "-d", "1"];
         args.extend_from_slice(flags);
         args.push("d/big");
-        let v = env.json(&args);
-        // du -a leaves out the names of an inode it already counted; hogs shows them with 0
-        let mut got: Vec<(String, u64)> = child_sizes(&v)
-            .into_iter()
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        got.push((String::new(), size(&v)));
-        got.sort();
+        let got = counted_children(&env.json(&args));
         let mut want = env.du_children(du_flags, "d/big");
         want.sort();
         assert_eq!(got.len(), 3000 + 300 + 1, "{args:?}: counted children");
