@@ -5,38 +5,42 @@ use super::{flags, Tree, TOTAL};
 impl Tree {
     /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
-    /// filesystem) contribute nothing. Call once, after [`Tree::apply_filters`].
+    /// filesystem) contribute nothing of their own. Call once, after [`Tree::apply_filters`].
+    ///
+    /// One sweep from the last id to the first: a node's children (larger ids, contiguous)
+    /// are added into it before it is added into its parent. A skipped node's own sizes are
+    /// dropped before anything is added into it: when its last child (the first of them the
+    /// sweep meets) comes, or when the sweep reaches it if it has none. (A first sweep that
+    /// dropped them all was a fifth of the instructions of this one on 500k nodes.)
     pub fn finish(&mut self) {
-        for n in self.nodes.iter_mut().skip(1) {
-            if n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS) {
-                n.disk = 0;
-                n.apparent = 0;
-                n.entries = 0;
-            }
-        }
+        const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
         let total = &mut self.nodes[TOTAL as usize];
         total.disk = 0;
         total.apparent = 0;
         total.entries = 0;
         for id in (1..self.nodes.len()).rev() {
-            let (disk, apparent, entries, mtime, parent, counted) = {
-                let n = &self.nodes[id];
-                let skipped =
-                    n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS);
-                (
-                    n.disk,
-                    n.apparent,
-                    n.entries,
-                    n.mtime,
-                    n.parent as usize,
-                    !skipped,
-                )
-            };
+            let n = &mut self.nodes[id];
+            let skipped = n.has(SKIPPED);
+            if skipped && n.child_count == 0 {
+                n.disk = 0;
+                n.apparent = 0;
+                n.entries = 0;
+            }
+            let (disk, apparent, entries, mtime, parent) =
+                (n.disk, n.apparent, n.entries, n.mtime, n.parent as usize);
             let p = &mut self.nodes[parent];
+            if parent != TOTAL as usize
+                && p.has(SKIPPED)
+                && id as u64 + 1 == u64::from(p.first_child) + u64::from(p.child_count)
+            {
+                p.disk = 0;
+                p.apparent = 0;
+                p.entries = 0;
+            }
             p.disk = p.disk.saturating_add(disk);
             p.apparent = p.apparent.saturating_add(apparent);
             p.entries = p.entries.saturating_add(entries);
-            if counted {
+            if !skipped {
                 p.mtime = p.mtime.max(mtime);
             }
         }
@@ -59,6 +63,97 @@ impl Tree {
                 TimeField::Accessed => n.mtime = e.map_or(0, |e| e.atime),
                 TimeField::Changed => n.mtime = e.map_or(0, |e| e.ctime),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{EntryKind, Node, NodeId, TreeBuilder};
+
+    /// The two sweeps `finish` was before it was one.
+    fn finish_in_two_sweeps(t: &mut Tree) {
+        for n in t.nodes.iter_mut().skip(1) {
+            if n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS) {
+                n.disk = 0;
+                n.apparent = 0;
+                n.entries = 0;
+            }
+        }
+        let total = &mut t.nodes[TOTAL as usize];
+        total.disk = 0;
+        total.apparent = 0;
+        total.entries = 0;
+        for id in (1..t.nodes.len()).rev() {
+            let n = t.nodes[id].clone();
+            let counted =
+                !(n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS));
+            let p = &mut t.nodes[n.parent as usize];
+            p.disk = p.disk.saturating_add(n.disk);
+            p.apparent = p.apparent.saturating_add(n.apparent);
+            p.entries = p.entries.saturating_add(n.entries);
+            if counted {
+                p.mtime = p.mtime.max(n.mtime);
+            }
+        }
+    }
+
+    #[test]
+    fn one_sweep_gives_what_two_gave() {
+        // a pseudo-random tree: directories with 0-5 children appended in a scrambled order
+        // (as threads finish them), every flag on some nodes, directories among them
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut b = TreeBuilder::new();
+        let root = Node::new(EntryKind::Dir, 4096, 4096, 5, 0);
+        b.add_roots(vec![(b"r".to_vec(), root)]);
+        let mut open: Vec<NodeId> = vec![1];
+        let mut count = 1;
+        while let Some(i) = (!open.is_empty()).then(|| next(open.len() as u64) as usize) {
+            let dir = open.swap_remove(i);
+            let n = if dir == 1 { 8 } else { next(12) };
+            let kids: Vec<(Node, &[u8])> = (0..n)
+                .map(|_| {
+                    let kind = if dir == 1 || next(3) == 0 && count < 3000 {
+                        EntryKind::Dir
+                    } else {
+                        EntryKind::File
+                    };
+                    let flag = [0, 0, 0, flags::DUPLICATE, flags::FILTERED, flags::OTHER_FS]
+                        [next(6) as usize];
+                    let size = next(100_000);
+                    let node = Node::new(kind, size, size / 2 + 1, next(1000) as i64, flag);
+                    (node, &b"x"[..])
+                })
+                .collect();
+            count += kids.len();
+            let dirs: Vec<bool> = kids.iter().map(|(n, _)| n.is_dir()).collect();
+            let first = b.add_children(dir, kids.into_iter());
+            for (k, is_dir) in dirs.into_iter().enumerate() {
+                if is_dir {
+                    open.push(first + k as NodeId);
+                }
+            }
+        }
+        let mut want = b.into_tree();
+        assert!(
+            want.nodes.len() > 1000,
+            "a tree of {} nodes",
+            want.nodes.len()
+        );
+        let mut got = want.clone();
+        finish_in_two_sweeps(&mut want);
+        got.finish();
+        for (id, (g, w)) in got.nodes.iter().zip(&want.nodes).enumerate() {
+            let g = (g.disk, g.apparent, g.entries, g.mtime);
+            let w = (w.disk, w.apparent, w.entries, w.mtime);
+            assert_eq!(g, w, "node {id}: (disk, apparent, entries, mtime)");
         }
     }
 }
