@@ -36,7 +36,7 @@ fn aggregate(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     // every iteration first rebuilds the tree, untimed but slower than the sweep: few samples
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
-    // `Tree` is not `Clone` and `finish` may run only once per tree: a fresh tree per run.
+    // `finish` may run only once per tree: a fresh tree per run.
     group.bench_function("aggregate", |b| {
         b.iter_batched(
             common::build_tree,
