@@ -83,12 +83,7 @@ fn unreadable_directory() {
 
     // The oracle: du run as the same unprivileged user (it also cannot read d/locked but
     // counts its own blocks).
-    let du = unprivileged(std::path::Path::new("du"))
-        .args(["-sB1", "d"])
-        .current_dir(env.root())
-        .env("LC_ALL", "C")
-        .output()
-        .expect("run du");
+    let du = env.du_unprivileged(&["-sB1", "d"]);
     assert!(
         String::from_utf8_lossy(&du.stderr).contains("Permission denied"),
         "sanity: du as an unprivileged user cannot read d/locked: {}",
@@ -216,12 +211,7 @@ fn a_followed_link_into_a_locked_directory_fails_alone() {
     env.symlink("../locked/f", "t/d/link");
     env.chmod("t/locked", 0o700); // root's: uid 65534 may not search it
 
-    let du = unprivileged(std::path::Path::new("du"))
-        .args(["-L", "-sB1", "t"])
-        .current_dir(env.root())
-        .env("LC_ALL", "C")
-        .output()
-        .expect("run du");
+    let du = env.du_unprivileged(&["-L", "-sB1", "t"]);
     assert!(
         String::from_utf8_lossy(&du.stderr).contains("t/d/link"),
         "sanity: du -L as an unprivileged user cannot stat t/d/link: {}",

@@ -250,6 +250,17 @@ impl TestEnv {
         self.hogs().args(args).output().expect("run hogs")
     }
 
+    /// Run GNU du as the same unprivileged user as [`TestEnv::run_unprivileged`], in the
+    /// root directory, in the C locale (the oracle for what that user can count).
+    pub fn du_unprivileged(&self, args: &[&str]) -> Output {
+        unprivileged(Path::new("du"))
+            .args(args)
+            .current_dir(self.root())
+            .env("LC_ALL", "C")
+            .output()
+            .expect("run du")
+    }
+
     /// Run hogs as an unprivileged user (uid/gid 65534 when we are root: root reads
     /// everything), in the root directory; returns the raw output.
     pub fn run_unprivileged<I, S>(&self, args: I) -> Output

@@ -34,13 +34,7 @@ fn read_without_search_permission() {
     env.file("d/ok/h", 20_000);
     env.chmod("d/rx", 0o644);
     for (flag, du_flags) in [("-j", &["-sB1"][..]), ("-f", &["-s", "--inodes"][..])] {
-        let du = unprivileged(std::path::Path::new("du"))
-            .args(du_flags)
-            .arg("d")
-            .current_dir(env.root())
-            .env("LC_ALL", "C")
-            .output()
-            .expect("run du");
+        let du = env.du_unprivileged(&[du_flags, &["d"]].concat());
         let want = parse_du(&du.stdout)[0].0;
         let mut args = vec!["-j", "d"];
         if flag == "-f" {
