@@ -8,7 +8,7 @@ use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::entries::{name_at, Chunk, Ent, Scratch, StatBatch, NO_STAT, SCRATCH, STAT_BATCH};
+use super::entries::{name_at, Ent, Listed, Scratch, StatBatch, NO_STAT, SCRATCH, STAT_BATCH};
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
 use super::place::{Placed, Placer};
 use super::sys::{self, Errno, Meta, Times};
@@ -186,10 +186,7 @@ impl Walker<'_> {
 
         // 1. names
         let Scratch {
-            names,
-            ents,
-            stats,
-            times,
+            listed: here,
             placed,
             nodes,
             node_names,
@@ -250,18 +247,19 @@ impl Walker<'_> {
             root_dev: job.root_dev,
         };
         let stat_batch = |mut batch: StatBatch| {
+            let l = &mut batch.listed;
             if keep_times {
-                batch.times = vec![Times::default(); batch.ents.len()];
+                l.times = vec![Times::default(); l.ents.len()];
             }
-            for (i, e) in batch.ents.iter_mut().enumerate() {
+            for (i, e) in l.ents.iter_mut().enumerate() {
                 if !needs_stat(e.kind) {
                     continue;
                 }
-                let name = name_at(&batch.names, e.name_off);
-                e.stat = batch.stats.len() as u32;
-                batch.stats.push(if keep_times {
+                let name = name_at(&l.names, e.name_off);
+                e.stat = l.stats.len() as u32;
+                l.stats.push(if keep_times {
                     sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
-                        batch.times[i] = t;
+                        l.times[i] = t;
                         m
                     })
                 } else {
@@ -305,9 +303,15 @@ impl Walker<'_> {
                     node_names.extend_from_slice(b);
                     return;
                 }
+                let Listed {
+                    names,
+                    ents,
+                    stats,
+                    times,
+                } = &mut *here;
                 if pool.is_some() && ents.len() >= PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
-                    if batch.ents.len() == STAT_BATCH {
+                    if batch.listed.ents.len() == STAT_BATCH {
                         spawn(std::mem::take(&mut batch));
                     }
                     return;
@@ -359,7 +363,7 @@ impl Walker<'_> {
                 // are read where they are, not copied together (11 MB on wide_flat)
                 let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
                 let last_index = done.len() as u32;
-                if !last.ents.is_empty() {
+                if !last.listed.ents.is_empty() {
                     done.push((last_index, stat_batch(last)));
                 }
                 done.sort_unstable_by_key(|(i, _)| *i);
@@ -372,20 +376,11 @@ impl Walker<'_> {
             return unreadable(e);
         }
         // the entries read and stat'ed on this thread, then each batch (made nodes), in order
-        let own_chunk = Chunk {
-            names: &*names,
-            ents: &*ents,
-            stats: &*stats,
-            times: &*times,
-        };
+        let here: &Listed = here;
         // No search permission: names are readable but nothing can be stat'ed. (Asked of the
         // kernel when a stat said EACCES: with -L, a link into a directory we may not search
         // fails alone, and is reported as du reports it.)
-        if (own_chunk
-            .stats
-            .iter()
-            .any(|s| matches!(s, Err(Errno::ACCESS)))
-            || batches.iter().any(|b| b.access_denied))
+        if (here.access_denied() || batches.iter().any(|b| b.access_denied))
             && !sys::may_search(fd.as_fd(), None)
         {
             return unreadable(Errno::ACCESS);
@@ -394,9 +389,7 @@ impl Walker<'_> {
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
         let fused_count = nodes.len();
         if count_mode
-            && (fused_count > 0
-                || own_chunk.ents.iter().any(|e| e.stat == NO_STAT)
-                || batches.iter().any(|b| b.unstated))
+            && (fused_count > 0 || here.unstated() || batches.iter().any(|b| b.unstated))
             && !sys::may_search(fd.as_fd(), perm)
         {
             return unreadable(Errno::ACCESS);
@@ -406,15 +399,14 @@ impl Walker<'_> {
         // the lock is taken (ids relative to the first child until the lock says where they
         // go), so that it is held for copies only; a huge directory's are built in place
         // under the lock instead (its copy would cost more than other threads' wait).
-        let listed_count: usize = fused_count
-            + own_chunk.ents.len()
-            + batches.iter().map(|b| b.nodes.len()).sum::<usize>();
+        let listed_count: usize =
+            fused_count + here.ents.len() + batches.iter().map(|b| b.nodes.len()).sum::<usize>();
         if listed_count >= PREFAULT_MIN {
             // The nodes are built in the tree below, on this thread alone; the pages they go
             // to are faulted in on another one meanwhile, in one call (a fault costs 1.3 us
             // on the benchmark VM: 1,450 of them for wide_flat's nodes and names).
             let name_bytes = node_names.len()
-                + own_chunk.names.len()
+                + here.names.len()
                 + batches.iter().map(|b| b.node_names.len()).sum::<usize>();
             if let Some(pool) = self.pool() {
                 let regions = lock(self.builder).spare_regions(listed_count, name_bytes);
@@ -433,7 +425,7 @@ impl Walker<'_> {
             b.append_children(job.node, nodes, node_names);
         }
         placed.count = fused_count as NodeId;
-        placer.place(own_chunk, placed, |node, name| match held.as_mut() {
+        placer.place(here, placed, |node, name| match held.as_mut() {
             Some(b) => b.push_child(job.node, node, name),
             None => {
                 nodes.push(node.with_local_name(node_names.len(), name.len()));

@@ -20,37 +20,63 @@ pub(super) type StatResult = Result<Meta, Errno>;
 /// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
 pub(super) type SubdirName = (u32, u32);
 
+/// A directory's entries as read (or some of them): names, records, and the stats and
+/// times of those stat'ed.
+#[derive(Default)]
+pub(super) struct Listed {
+    /// NUL-terminated names, as read; `Ent::name_off` is relative to this buffer.
+    pub(super) names: Vec<u8>,
+    pub(super) ents: Vec<Ent>,
+    /// Results of the stats made (see [`Ent::stat`]).
+    pub(super) stats: Vec<StatResult>,
+    /// Access and change times of `ents`, index for index, when the walk keeps
+    /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
+    pub(super) times: Vec<Times>,
+}
+
+impl Listed {
+    pub(super) fn clear(&mut self) {
+        self.names.clear();
+        self.ents.clear();
+        self.stats.clear();
+        self.times.clear();
+    }
+
+    /// A stat failed with EACCES: the directory may not be searchable.
+    pub(super) fn access_denied(&self) -> bool {
+        self.stats.iter().any(|s| matches!(s, Err(Errno::ACCESS)))
+    }
+
+    /// Some entry has no stat (count mode).
+    pub(super) fn unstated(&self) -> bool {
+        self.ents.iter().any(|e| e.stat == NO_STAT)
+    }
+}
+
 /// Names of a large directory on their way to another thread to be stat'ed.
 #[derive(Default)]
 pub(super) struct StatBatch {
-    /// NUL-terminated names; `Ent::name_off` is relative to this buffer until merged back.
-    pub(super) names: Vec<u8>,
-    pub(super) ents: Vec<Ent>,
-    /// Results of the stats made; `Ent::stat` is relative to this until merged back.
-    pub(super) stats: Vec<StatResult>,
-    /// Access and change times of `ents`, index for index, when the walk keeps them.
-    pub(super) times: Vec<Times>,
+    pub(super) listed: Listed,
     /// Once stat'ed, the entries made nodes ([`super::place::Placer::place_batch`]), with
-    /// names local to `node_names`, and the rest of what they gave; the four buffers above
-    /// are then let go.
+    /// names local to `node_names`, and the rest of what they gave; `listed` is then let go.
     pub(super) nodes: Vec<Node>,
     pub(super) node_names: Vec<u8>,
     pub(super) placed: Placed,
-    /// A stat failed with EACCES: the directory cannot be searched.
+    /// [`Listed::access_denied`] and [`Listed::unstated`] of what was let go.
     pub(super) access_denied: bool,
-    /// Some entry had no stat (count mode): whether the directory can be searched is asked.
     pub(super) unstated: bool,
 }
 
 impl StatBatch {
     pub(super) fn push(&mut self, name: &CStr, kind: Option<EntryKind>, ino: u64) {
-        if self.ents.is_empty() {
-            self.ents.reserve(STAT_BATCH);
-            self.names.reserve(STAT_BATCH * 24);
+        let listed = &mut self.listed;
+        if listed.ents.is_empty() {
+            listed.ents.reserve(STAT_BATCH);
+            listed.names.reserve(STAT_BATCH * 24);
         }
-        let off = self.names.len() as u32;
-        self.names.extend_from_slice(name.to_bytes_with_nul());
-        self.ents.push(Ent {
+        let off = listed.names.len() as u32;
+        listed.names.extend_from_slice(name.to_bytes_with_nul());
+        listed.ents.push(Ent {
             name_off: off,
             name_len: name.to_bytes().len() as u32,
             kind,
@@ -64,14 +90,8 @@ impl StatBatch {
 /// but its share of the tree and, when it has subdirectories, their names).
 #[derive(Default)]
 pub(super) struct Scratch {
-    /// NUL-terminated names, as read.
-    pub(super) names: Vec<u8>,
-    pub(super) ents: Vec<Ent>,
-    /// Stats of the entries that have one (see [`Ent::stat`]).
-    pub(super) stats: Vec<StatResult>,
-    /// Access and change times of `ents`, index for index, when the walk keeps
-    /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
-    pub(super) times: Vec<Times>,
+    /// The entries read and stat'ed on this thread.
+    pub(super) listed: Listed,
     /// What the entries placed gave besides their nodes.
     pub(super) placed: Placed,
     /// The directory's nodes, built before the tree's lock is taken, and their names.
@@ -81,10 +101,7 @@ pub(super) struct Scratch {
 
 impl Scratch {
     pub(super) fn clear(&mut self) {
-        self.names.clear();
-        self.ents.clear();
-        self.stats.clear();
-        self.times.clear();
+        self.listed.clear();
         self.placed.clear();
         self.nodes.clear();
         self.node_names.clear();
@@ -93,15 +110,6 @@ impl Scratch {
 
 thread_local! {
     pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Entries of a directory as read and stat'ed: on the reading thread, or a [`StatBatch`].
-#[derive(Copy, Clone)]
-pub(super) struct Chunk<'c> {
-    pub(super) names: &'c [u8],
-    pub(super) ents: &'c [Ent],
-    pub(super) stats: &'c [StatResult],
-    pub(super) times: &'c [Times],
 }
 
 /// One directory entry on its way into the tree: 24 bytes, its stat (64) kept apart, as most

@@ -3,7 +3,7 @@
 //! the batches of a huge directory, on the thread that stat'ed them, so that all the tree's
 //! lock sees is copies.
 
-use super::entries::{name_bytes, Chunk, StatBatch, SubdirName, NO_STAT};
+use super::entries::{name_bytes, Listed, StatBatch, SubdirName, NO_STAT};
 use super::node_for;
 use super::sys::Errno;
 use crate::config::SizeMode;
@@ -86,15 +86,15 @@ impl Placed {
 impl Placer {
     /// Places every entry of `c` in order: `emit` gets the node and name of each one whose
     /// stat did not fail.
-    pub(super) fn place(&self, c: Chunk<'_>, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
+    pub(super) fn place(&self, c: &Listed, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
         for (i, e) in c.ents.iter().enumerate() {
-            let stat = e.stat(c.stats);
+            let stat = e.stat(&c.stats);
             let (edev, eino, nlink, eperm) = match stat {
                 Some(Err(err)) => {
                     // vanished since listed: silent, unless -L met a dangling link
                     if *err != Errno::NOENT || self.follow {
                         out.failed
-                            .push((name_bytes(c.names, e).into(), err.raw_os_error()));
+                            .push((name_bytes(&c.names, e).into(), err.raw_os_error()));
                     }
                     continue;
                 }
@@ -106,7 +106,7 @@ impl Placer {
                 Some(Ok(meta)) => node_for(meta, self.mode),
                 _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
             };
-            let name = name_bytes(c.names, e);
+            let name = name_bytes(&c.names, e);
             out.bytes = out.bytes.saturating_add(node.disk);
             if node.is_dir() {
                 let stat_done = e.stat != NO_STAT;
@@ -149,14 +149,9 @@ impl Placer {
     /// names, records and stats (a huge directory kept them all until its last name was
     /// read and stat'ed: 11 MB for 100,000 entries).
     pub(super) fn place_batch(&self, batch: &mut StatBatch) {
-        let c = Chunk {
-            names: &batch.names,
-            ents: &batch.ents,
-            stats: &batch.stats,
-            times: &batch.times,
-        };
-        batch.access_denied = c.stats.iter().any(|s| matches!(s, Err(Errno::ACCESS)));
-        batch.unstated = c.ents.iter().any(|e| e.stat == NO_STAT);
+        let c = &batch.listed;
+        batch.access_denied = c.access_denied();
+        batch.unstated = c.unstated();
         let (nodes, node_names) = (&mut batch.nodes, &mut batch.node_names);
         nodes.reserve(c.ents.len());
         node_names.reserve(c.names.len());
@@ -164,9 +159,6 @@ impl Placer {
             nodes.push(node.with_local_name(node_names.len(), name.len()));
             node_names.extend_from_slice(name);
         });
-        batch.names = Vec::new();
-        batch.ents = Vec::new();
-        batch.stats = Vec::new();
-        batch.times = Vec::new();
+        batch.listed = Listed::default();
     }
 }
