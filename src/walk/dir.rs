@@ -2,7 +2,6 @@
 //! when it is large), append them to the tree under one short lock, and hand out its
 //! subdirectories as new tasks.
 
-use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::Ordering;
@@ -70,11 +69,12 @@ impl Walker<'_> {
                 }
             }),
             None => {
+                // a stack, its top the next directory in depth-first order
                 jobs.reverse();
                 while let Some(job) = jobs.pop() {
-                    let mut kids = Vec::new();
-                    self.scan_dir(job, &mut |j| kids.push(j));
-                    jobs.extend(kids.into_iter().rev());
+                    let kids = jobs.len();
+                    self.scan_dir(job, &mut |j| jobs.push(j));
+                    jobs[kids..].reverse();
                 }
             }
         }
@@ -111,10 +111,10 @@ impl Walker<'_> {
         }
         // Taken, not borrowed: a large directory's parallel stats may run another directory's
         // task on this thread, which then simply starts with empty buffers.
-        let mut scratch = SCRATCH.with(RefCell::take);
+        let mut scratch = SCRATCH.take().unwrap_or_default();
         self.scan_dir_with(job, spawn, &mut scratch);
         scratch.clear();
-        SCRATCH.with(|cell| cell.replace(scratch));
+        SCRATCH.set(Some(scratch));
     }
 
     fn scan_dir_with(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob), scratch: &mut Scratch) {

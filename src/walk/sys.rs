@@ -313,6 +313,15 @@ pub fn describe(errno: i32) -> String {
 /// thread as one of the pool's two workers, the other waited for that CPU (0.5 ms, or the
 /// whole walk of `links`) or shared it (a whole `balanced` walk at 1.02 CPUs, 20% slower).
 /// Moved by the thread itself once it ran, it had often waited already.
+/// The CPU this thread runs on. glibc's, not rustix's: rustix finds the vDSO through the
+/// auxiliary vector and checks its ELF header, which valgrind leaves unmapped (rustix issue
+/// 1559): every walk that started a thread died of SIGSEGV under callgrind.
+#[allow(unsafe_code)] // a libc call without arguments; -1 (no CPU known) becomes usize::MAX
+fn current_cpu() -> usize {
+    let cpu = unsafe { libc::sched_getcpu() };
+    usize::try_from(cpu).unwrap_or(usize::MAX)
+}
+
 #[derive(Clone, Copy)]
 pub struct CpuHome {
     cpu: usize,
@@ -322,16 +331,16 @@ pub struct CpuHome {
 impl CpuHome {
     pub fn here() -> CpuHome {
         CpuHome {
-            cpu: rustix::thread::sched_getcpu(),
+            cpu: current_cpu(),
             allowed: rustix::thread::sched_getaffinity(None).ok(),
         }
     }
 
     /// Whether a thread started from here is to be sent elsewhere.
     fn has_elsewhere(&self) -> Option<&rustix::thread::CpuSet> {
-        self.allowed
-            .as_ref()
-            .filter(|a| a.count() >= 2 && a.is_set(self.cpu))
+        self.allowed.as_ref().filter(|a| {
+            self.cpu < rustix::thread::CpuSet::MAX_CPU && a.count() >= 2 && a.is_set(self.cpu)
+        })
     }
 
     /// Runs `run` on a new thread that starts on another CPU than this one, then may go
