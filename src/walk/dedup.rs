@@ -104,6 +104,15 @@ impl LinkSet {
         }
     }
 
+    /// Makes room in this thread's log for `n` more file claims, and gives the address and
+    /// length of the room (see [`super::sys::prefault`]).
+    pub fn file_log_room(&self, n: usize) -> (usize, usize) {
+        let thread = rayon::current_thread_index().unwrap_or(0);
+        let mut files = lock(&self.files[thread % SHARDS]);
+        files.log.reserve(n);
+        super::entries::spare_room(&mut files.log)
+    }
+
     /// Records file names whose inodes may have other names (one directory's at a time: one
     /// lock per directory). Which name counts is decided in [`LinkSet::settle`].
     pub fn claim_files(&self, claims: &[(LinkKey, NodeId)]) {

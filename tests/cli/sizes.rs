@@ -142,6 +142,40 @@ fn count_mode_on_a_directory_past_1024_entries() {
     assert!(dups > 0, "some f* lose their inode to an s*/link met first");
 }
 
+/// -f past 8,192 entries in one directory has another thread fault in the memory the listing,
+/// the tree and the hard-link log grow into, while other directories add their nodes to the
+/// tree: nothing of theirs or of the big directory may change. (The hard links go between
+/// the two directories, never between two names in the big one: du reads a directory of more
+/// than 10,000 entries in inode order, so which of two names there counts is its own choice.)
+#[test]
+fn count_mode_on_a_directory_past_8192_entries_beside_many_small_ones() {
+    let env = TestEnv::new();
+    env.bash(
+        "mkdir -p d/big d/many && cd d/many \
+         && for i in $(seq 1 400); do mkdir m$i && echo z > m$i/a && echo z > m$i/b; done \
+         && cd ../big && seq 1 20000 | sed 's/^/f/' | xargs touch \
+         && for i in $(seq 1 300); do mkdir s$i && echo y > s$i/g && ln ../many/m$i/a s$i/l; done \
+         && for i in $(seq 1 30); do ln f$((i * 13)) ../many/m$i/c; done",
+    );
+    for threads in ["2", "4"] {
+        assert_eq!(
+            env.total(["-T", threads, "-f", "d"]),
+            env.du_inodes(&["d"]),
+            "-T {threads} -f vs du -s --inodes d"
+        );
+        for dir in ["d/big", "d/many"] {
+            let got = counted_children(&env.json(["-T", threads, "-d", "1", "-f", dir]));
+            let mut want = env.du_children(&["--inodes"], dir);
+            want.sort();
+            assert_eq!(got.len(), want.len(), "counted children of {dir} vs du -a");
+            assert_eq!(
+                got, want,
+                "hogs -T {threads} -f -d 1 {dir} (left) vs du -a --inodes (right)"
+            );
+        }
+    }
+}
+
 /// A directory past 1,024 entries has its stats made in batches on other threads, and each
 /// batch made nodes where it was stat'ed: subdirectories, hard links and sizes must come out
 /// as du has them, child by child, however the batches fell.
