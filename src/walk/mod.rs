@@ -162,6 +162,10 @@ struct Walker<'a> {
     /// A file argument may also be met inside a directory argument: then every file's inode
     /// goes through the set, as GNU du does with several arguments.
     dedup_files: bool,
+    /// -f, and the process may search any directory ([`sys::searches_everywhere`]): a
+    /// directory that opens can be counted without a look at its permission bits, so it
+    /// needs no stat unless it is a mount point (see `Walker::scan_dir_with`).
+    searches_everywhere: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -240,6 +244,10 @@ fn walk_with(
         one_shot,
         dedup_dirs: paths.len() > 1 || opts.follow_links,
         dedup_files: opts.follow_links,
+        // (asked only in -f: a capget the size modes do not need at start-up)
+        searches_everywhere: opts.mode == SizeMode::Count
+            && !opts.keep_extra
+            && sys::searches_everywhere(),
     };
 
     // Stat every argument first (in order), so the roots are contiguous children of TOTAL.

@@ -7,8 +7,9 @@ use std::cell::RefCell;
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, Stat, CWD};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, RawDir, ResolveFlags, Stat, CWD};
 pub use rustix::io::Errno;
 
 use crate::tree::{EntryKind, StatExtra};
@@ -160,6 +161,50 @@ pub fn may_search(dir: BorrowedFd<'_>, perm: Option<u32>) -> bool {
 /// Opens a directory below `dir` for reading, never following a symlink unless asked.
 pub fn open_dir_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<OwnedFd, Errno> {
     retry_when_out_of_fds(|| rustix::fs::openat(dir, name, dir_flags(follow), Mode::empty()))
+}
+
+/// The kernel refused openat2 (before Linux 5.6, or a seccomp filter that does not know it):
+/// every directory is opened with openat and stat'ed instead.
+static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
+
+/// Opens a directory below `dir` (never following a symlink) only if it is on the same mount
+/// as `dir`: openat2 with RESOLVE_NO_XDEV, which fails with EXDEV on a mount point (a bind
+/// mount included). `Ok(None)` there, or where openat2 is refused: the caller opens it as
+/// usual and stats it, to learn its device. (-f takes a directory's device from its parent
+/// and its inode from the parent's listing, so that it stats nothing but mount points.)
+pub fn open_dir_on_same_mount(dir: BorrowedFd<'_>, name: &CStr) -> Result<Option<OwnedFd>, Errno> {
+    if NO_OPENAT2.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let opened = retry_when_out_of_fds(|| {
+        rustix::fs::openat2(
+            dir,
+            name,
+            dir_flags(false),
+            Mode::empty(),
+            ResolveFlags::NO_XDEV,
+        )
+    });
+    match opened {
+        Ok(fd) => Ok(Some(fd)),
+        Err(Errno::XDEV) => Ok(None),
+        Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => {
+            NO_OPENAT2.store(true, Ordering::Relaxed);
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether this process may search every directory whatever its permission bits
+/// (CAP_DAC_READ_SEARCH or CAP_DAC_OVERRIDE, as root has): then a directory that was opened
+/// can be listed and its names looked up, with no `faccessat` to ask.
+pub fn searches_everywhere() -> bool {
+    use rustix::thread::CapabilitySet;
+    rustix::thread::capabilities(None).is_ok_and(|c| {
+        c.effective
+            .intersects(CapabilitySet::DAC_READ_SEARCH | CapabilitySet::DAC_OVERRIDE)
+    })
 }
 
 /// Another thread may be about to close an fd: wait a little rather than lose a directory.
@@ -347,7 +392,6 @@ impl CpuHome {
     /// anywhere. The thread lifts its restriction only once it has been set: lifted first,
     /// it would have been set after, and kept for good.
     pub fn spawn_elsewhere(&self, run: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
-        use std::sync::atomic::{AtomicBool, Ordering};
         let sent = std::sync::Arc::new(AtomicBool::new(false));
         let seen = std::sync::Arc::clone(&sent);
         let home = *self;

@@ -499,6 +499,54 @@ du -sxB1 d > du.txt; du -sB1 d >> du.txt; du -sx --inodes d >> du.txt; du -sxb d
     );
 }
 
+/// -f takes a directory's device from its parent unless it is a mount point: two tmpfs
+/// mounted side by side number their inodes alike (2, 3, 4… on each), so a mount point
+/// taken for its parent's device would count their files as hard links of each other.
+/// du --inodes in the same namespace is the oracle, with one thread and with several.
+#[test]
+fn count_mode_across_mounts_that_number_inodes_alike() {
+    if !have("unshare") {
+        skip!("skipped: unshare(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/own", 100);
+    env.mkdir("d/m1");
+    env.mkdir("d/m2");
+    let script = format!(
+        r#"set -e
+for m in m1 m2; do
+  mount -t tmpfs none d/$m
+  for i in $(seq 1 30); do echo x > d/$m/f$i; done
+  mkdir d/$m/sub && for i in $(seq 1 20); do echo y > d/$m/sub/g$i; done
+done
+ln d/m1/f3 d/m1/sub/link
+test "$(stat -c %i d/m1/f7)" = "$(stat -c %i d/m2/f7)"
+for t in 1 2 4; do {hogs} -T $t -f -j d > f$t.json; done
+du -s --inodes d > du.txt; du -s --inodes d/m1 >> du.txt; du -s --inodes d/m2 >> du.txt
+"#,
+        hogs = hogs_bin().display()
+    );
+    if !in_private_mounts(&env, &script, "mount two tmpfs") {
+        return;
+    }
+    let du = parse_du(&fs::read(env.path("du.txt")).expect("du.txt"));
+    for t in ["1", "2", "4"] {
+        let v: serde_json::Value =
+            serde_json::from_slice(&fs::read(env.path(format!("f{t}.json"))).expect("output"))
+                .expect("JSON");
+        assert_eq!(size(&v), du[0].0, "-T {t}: hogs -f vs du -s --inodes d");
+        for (i, m) in ["m1", "m2"].iter().enumerate() {
+            let node = find_node(&v, m).unwrap_or_else(|| panic!("{m} missing: {v}"));
+            assert_eq!(
+                size(node),
+                du[i + 1].0,
+                "-T {t}: {m} vs du -s --inodes d/{m}"
+            );
+        }
+    }
+}
+
 /// Case 16: /proc is only stat'ed: every file opened below an argument is a directory
 /// (O_DIRECTORY), never read; processes vanishing mid-walk are silent.
 #[test]
