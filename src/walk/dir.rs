@@ -1,15 +1,13 @@
 //! One directory task: open the directory, list and stat its entries (spread over the pool
 //! when it is large), append them to the tree under one short lock, and hand out its
-//! subdirectories as new tasks.
+//! subdirectories as new tasks (which `tasks` runs).
 
 use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::entries::{
-    name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, SCRATCH, STAT_BATCH,
-};
+use super::entries::{name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, STAT_BATCH};
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
 use super::place::{Placed, Placer};
 use super::sys::{self, Errno, Meta, Times};
@@ -83,77 +81,14 @@ impl Walker<'_> {
         }
     }
 
-    /// Reads the root directory on the calling thread, then its subdirectories on the pool
-    /// (or, with -T 1, depth-first from a stack on this thread).
-    pub(super) fn walk_root(&self, job: DirJob) {
-        self.judge_by_time
-            .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
-        let ext4 = match &job.handle {
-            DirHandle::Open(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
-            _ => u64::MAX,
-        };
-        self.ext4_dev.store(ext4, Ordering::Relaxed);
-        let mut jobs = Vec::new();
-        self.scan_dir(job, &mut |j| jobs.push(j));
-        if jobs.is_empty() {
-            return;
-        }
-        match self.pool() {
-            Some(pool) => pool.scope(|s| {
-                for job in jobs.into_iter().rev() {
-                    s.spawn(move |s| self.scan_dir_in(s, job));
-                }
-            }),
-            None => {
-                // a stack, its top the next directory in depth-first order
-                jobs.reverse();
-                while let Some(job) = jobs.pop() {
-                    let kids = jobs.len();
-                    self.scan_dir(job, &mut |j| jobs.push(j));
-                    jobs[kids..].reverse();
-                }
-            }
-        }
-    }
-
-    /// A directory task on the pool: its subdirectories become tasks of the same scope. A
-    /// directory with a single subdirectory goes on with it itself (in a loop, not by
-    /// recursion): a chain then stays on one thread with no task handed over (1500-deep
-    /// chain: 10% faster). With more subdirectories all are spawned (continuing with one of
-    /// them measured 4-11% slower on `balanced`).
-    fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
-        let mut next = Some(job);
-        while let Some(job) = next.take() {
-            self.check_cold();
-            let mut spawned = false;
-            self.scan_dir(job, &mut |j| {
-                if !spawned && next.is_none() {
-                    next = Some(j);
-                    return;
-                }
-                // a second subdirectory: spawn both, in the order they came
-                if let Some(held) = next.take() {
-                    scope.spawn(move |s| self.scan_dir_in(s, held));
-                }
-                scope.spawn(move |s| self.scan_dir_in(s, j));
-                spawned = true;
-            });
-        }
-    }
-
-    fn scan_dir(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob)) {
-        if self.live.is_cancelled() {
-            return;
-        }
-        // Taken, not borrowed: a large directory's parallel stats may run another directory's
-        // task on this thread, which then simply starts with empty buffers.
-        let mut scratch = SCRATCH.take().unwrap_or_default();
-        self.scan_dir_with(job, spawn, &mut scratch);
-        scratch.clear();
-        SCRATCH.set(Some(scratch));
-    }
-
-    fn scan_dir_with(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob), scratch: &mut Scratch) {
+    /// One directory: opened, listed, stat'ed and appended to the tree; its subdirectories
+    /// go to `spawn`.
+    pub(super) fn scan_dir_with(
+        &self,
+        job: DirJob,
+        spawn: &mut dyn FnMut(DirJob),
+        scratch: &mut Scratch,
+    ) {
         let follow = self.opts.follow_links;
         let is_root = matches!(job.handle, DirHandle::Open(_));
         // counting entries needs no stat of files, unless their times are wanted

@@ -8,10 +8,11 @@
 //!
 //! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
 //!
-//! Here: what a walk takes and gives, and the roots. `dir`: one directory task. `entries`: a
-//! directory's entries between getdents64 and the tree. `job`: what a task is given (its fd,
-//! or its parent's). `pool`: how many threads, and when to start more. `dedup`: hard links
-//! counted once. `sys`: the system calls.
+//! Here: what a walk takes and gives, and the roots. `tasks`: how directory tasks run (the
+//! pool, or a stack with -T 1). `dir`: one directory task. `entries`: a directory's entries
+//! between getdents64 and the tree. `place`: what each entry becomes. `job`: what a task is
+//! given (its fd, or its parent's). `pool`: how many threads, and when to start more.
+//! `dedup`: hard links counted once. `sys`: the system calls.
 
 pub mod dedup;
 mod dir;
@@ -20,6 +21,7 @@ mod job;
 mod place;
 mod pool;
 pub mod sys;
+mod tasks;
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
