@@ -103,13 +103,7 @@ mod tests {
     fn one_sweep_gives_what_two_gave() {
         // a pseudo-random tree: directories with 0-5 children appended in a scrambled order
         // (as threads finish them), every flag on some nodes, directories among them
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = crate::tree::xorshift(0x9E37_79B9_7F4A_7C15);
         let mut b = TreeBuilder::new();
         let root = Node::new(EntryKind::Dir, 4096, 4096, 5, 0);
         b.add_roots(vec![(b"r".to_vec(), root)]);

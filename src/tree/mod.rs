@@ -299,20 +299,6 @@ impl Tree {
         self.extra.get(id as usize).copied()
     }
 
-    /// Whether `a` is `b` or holds it (at any depth).
-    pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
-        let mut n = b;
-        loop {
-            if n == a {
-                return true;
-            }
-            if n == TOTAL {
-                return false;
-            }
-            n = self.nodes[n as usize].parent;
-        }
-    }
-
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which
     /// thread finished first, so ids alone only order siblings; anything shown to the user
     /// breaks ties with this instead. O(depth), no allocation.
@@ -349,6 +335,17 @@ impl Tree {
             y = parent(y);
         }
         x.cmp(&y)
+    }
+}
+
+/// A xorshift generator for tests that build scrambled trees: `next(m)` is in `0..m`.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |m| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
     }
 }
 

@@ -105,11 +105,16 @@ impl LinkSet {
         }
     }
 
+    /// The file-claim log of the calling thread.
+    fn thread_log(&self) -> MutexGuard<'_, FileClaims> {
+        let thread = rayon::current_thread_index().unwrap_or(0);
+        lock(&self.files[thread % SHARDS])
+    }
+
     /// Makes room in this thread's log for `n` more file claims, and gives the address and
     /// length of the room (see [`super::sys::prefault`]).
     pub fn file_log_room(&self, n: usize) -> (usize, usize) {
-        let thread = rayon::current_thread_index().unwrap_or(0);
-        let mut files = lock(&self.files[thread % SHARDS]);
+        let mut files = self.thread_log();
         files.log.reserve(n);
         super::entries::spare_room(&mut files.log)
     }
@@ -120,8 +125,7 @@ impl LinkSet {
         if claims.is_empty() {
             return;
         }
-        let thread = rayon::current_thread_index().unwrap_or(0);
-        let mut files = lock(&self.files[thread % SHARDS]);
+        let mut files = self.thread_log();
         let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
         files.log.reserve(claims.len());
@@ -225,7 +229,7 @@ impl DirOrder {
             return a < b; // siblings are stored in directory order
         }
         let known = *self.dirs.entry((pa, pb)).or_insert_with(|| {
-            (!tree.is_ancestor(pa, pb) && !tree.is_ancestor(pb, pa)).then(|| tree.dfs_order(pa, pb))
+            (!tree.is_within(pb, pa) && !tree.is_within(pa, pb)).then(|| tree.dfs_order(pa, pb))
         });
         known.unwrap_or_else(|| tree.dfs_order(a, b)).is_lt()
     }
@@ -434,13 +438,7 @@ mod tests {
     #[test]
     fn remembered_directory_order_is_depth_first_order() {
         use crate::tree::{EntryKind, Node, TreeBuilder};
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = crate::tree::xorshift(0x2545_F491_4F6C_DD1D);
         let mut b = TreeBuilder::new();
         let dir = || Node::new(EntryKind::Dir, 0, 0, 0, 0);
         b.add_roots(vec![(b"r".to_vec(), dir()), (b"s".to_vec(), dir())]);
