@@ -14,7 +14,29 @@ pub struct TreeBuilder {
     tree: Tree,
     keep_identity: bool,
     keep_extra: bool,
+    /// How many nodes and name bytes [`TreeBuilder::room_ahead`] has handed out so far.
+    ready: (usize, usize),
 }
+
+/// Where `v` is to be made ready next, for a vector whose room is reserved ahead and filled
+/// in spans of `want` elements: `ready` elements are (or are being) made ready so far. Once
+/// `v` holds more than that less half a span, the next span past them (or past its end, if
+/// it got further), within its capacity: (elements ready then, (address, length in bytes)).
+/// Otherwise `(ready, (0, 0))`.
+pub fn span_ahead<T>(v: &Vec<T>, ready: usize, want: usize) -> (usize, (usize, usize)) {
+    if v.len() + want / 2 < ready {
+        return (ready, (0, 0));
+    }
+    let size = std::mem::size_of::<T>();
+    let from = ready.max(v.len()).min(v.capacity());
+    let to = (from + want).min(v.capacity());
+    (to, (v.as_ptr() as usize + from * size, (to - from) * size))
+}
+
+/// Nodes and name bytes [`TreeBuilder::room_ahead`] hands out at a time: 64 KiB of each.
+/// The first such span is left to ordinary page faults (a tiny scan needs no more).
+const AHEAD_NODES: usize = (64 << 10) / std::mem::size_of::<Node>();
+const AHEAD_NAMES: usize = 64 << 10;
 
 impl Default for TreeBuilder {
     fn default() -> Self {
@@ -33,6 +55,7 @@ impl TreeBuilder {
             tree,
             keep_identity: false,
             keep_extra: false,
+            ready: (AHEAD_NODES, AHEAD_NAMES),
         }
     }
 
@@ -84,6 +107,18 @@ impl TreeBuilder {
             region(&self.tree.nodes, nodes),
             region(&self.tree.names, name_bytes),
         ]
+    }
+
+    /// Once the tree has used half of the room handed out before, the next span of it, as
+    /// (address, length) pairs within the space already reserved, to be faulted in as a
+    /// whole (`walk::sys::prefault`): a page taken by a fault costs twice what it costs in
+    /// one call for sixteen (1.0 against 0.48 us on the benchmark VM), and a walk of 20,000
+    /// entries takes 300 pages of nodes and names. None while there is room enough.
+    pub fn room_ahead(&mut self) -> Option<[(usize, usize); 2]> {
+        let (ready_nodes, nodes) = span_ahead(&self.tree.nodes, self.ready.0, AHEAD_NODES);
+        let (ready_names, names) = span_ahead(&self.tree.names, self.ready.1, AHEAD_NAMES);
+        self.ready = (ready_nodes, ready_names);
+        (nodes.1 > 0 || names.1 > 0).then_some([nodes, names])
     }
 
     /// Records the link count of a hard-linked file, when identities are kept.
@@ -217,5 +252,56 @@ impl TreeBuilder {
             self.tree.extra.resize(n, StatExtra::default());
         }
         self.tree
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::EntryKind;
+
+    /// The spans handed out follow each other without a gap or an overlap, stay within the
+    /// reserved room, start only once half the room before is used, and a small tree gets
+    /// none (its pages are left to ordinary faults).
+    #[test]
+    fn room_ahead_hands_out_the_reserved_room_in_order() {
+        let mut b = TreeBuilder::new().reserved_for_walk();
+        let root = b.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
+        let node_size = std::mem::size_of::<Node>();
+        let base = b.tree().nodes.as_ptr() as usize;
+        let mut next_nodes = base + AHEAD_NODES * node_size;
+        let mut spans = 0;
+        for i in 0..20 * AHEAD_NODES {
+            b.push_child(root, Node::new(EntryKind::File, 0, 0, 0, 0), b"n");
+            let len = b.tree().nodes.len();
+            match b.room_ahead() {
+                Some([(at, bytes), _]) if bytes > 0 => {
+                    assert_eq!(at, next_nodes, "span {spans} starts where the last ended");
+                    assert_eq!(bytes, AHEAD_NODES * node_size);
+                    assert!(
+                        len + AHEAD_NODES / 2 >= (at - base) / node_size,
+                        "not before half the room is used (node {i})"
+                    );
+                    next_nodes = at + bytes;
+                    spans += 1;
+                }
+                _ => assert!(
+                    len <= AHEAD_NODES / 2 || (next_nodes - base) / node_size > len,
+                    "room is ready ahead of node {i}"
+                ),
+            }
+            assert!(next_nodes <= base + b.tree().nodes.capacity() * node_size);
+        }
+        assert!(spans >= 19, "{spans} spans for 20 spans' worth of nodes");
+
+        let mut small = TreeBuilder::new().reserved_for_walk();
+        let r = small.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
+        for _ in 0..100 {
+            small.push_child(r, Node::new(EntryKind::File, 0, 0, 0, 0), b"name");
+        }
+        assert!(
+            small.room_ahead().is_none(),
+            "a tiny tree faults its own pages"
+        );
     }
 }

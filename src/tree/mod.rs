@@ -19,7 +19,7 @@ mod postorder;
 mod select;
 mod types;
 
-pub use build::{LinkKey, TreeBuilder};
+pub use build::{span_ahead, LinkKey, TreeBuilder};
 pub use postorder::{Built, PostOrderBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
 pub use types::by_file_type;

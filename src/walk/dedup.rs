@@ -51,7 +51,15 @@ struct FileClaims {
     /// (device, its index in `LinkSet::devs`) of the devices this thread met.
     devs: Vec<(u64, u32)>,
     log: Vec<FileClaim>,
+    /// Claims the log's pages are faulted in for (see [`crate::tree::span_ahead`]).
+    ready: usize,
 }
+
+/// Claims a thread's log has room for from its first (address space only: its pages are
+/// taken as it fills, 64 KiB at a time past its first 64 KiB, as the tree's are), so that
+/// growing it never copies it: in -f mode every file claims, 16 bytes each.
+const LOG_RESERVE: usize = 1 << 20;
+const LOG_AHEAD: usize = (64 << 10) / std::mem::size_of::<FileClaim>();
 
 pub struct LinkSet {
     dirs: Box<[Mutex<Shard>]>,
@@ -116,6 +124,7 @@ impl LinkSet {
     pub fn file_log_room(&self, n: usize) -> (usize, usize) {
         let mut files = self.thread_log();
         files.log.reserve(n);
+        files.ready = files.log.capacity();
         super::entries::spare_room(&mut files.log)
     }
 
@@ -128,6 +137,9 @@ impl LinkSet {
         let mut files = self.thread_log();
         let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
+        if files.log.capacity() == 0 {
+            files.log.reserve(LOG_RESERVE);
+        }
         files.log.reserve(claims.len());
         for &((dev, ino), id) in claims {
             let dev = match last {
@@ -147,6 +159,10 @@ impl LinkSet {
             };
             files.log.push(FileClaim { ino, dev, id });
         }
+        let (ready, (addr, len)) =
+            crate::tree::span_ahead(&files.log, files.ready.max(LOG_AHEAD), LOG_AHEAD);
+        files.ready = ready;
+        super::sys::prefault(addr, len);
     }
 
     fn dev_index(&self, dev: u64) -> u32 {

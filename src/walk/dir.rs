@@ -439,7 +439,7 @@ impl Walker<'_> {
         }
         let count = placed.count;
         let kept = u64::from(count);
-        let first = {
+        let (first, room) = {
             let built_in_place = held.is_some();
             let mut b = held.unwrap_or_else(|| lock_briefly_held(self.builder));
             if let Some((meta, times)) = &own {
@@ -459,8 +459,12 @@ impl Walker<'_> {
                     b.set_links(id, links);
                 }
             }
-            first
+            (first, b.room_ahead())
         };
+        // the tree's next pages, faulted in at once while no lock is held
+        for (addr, len) in room.into_iter().flatten() {
+            sys::prefault(addr, len);
+        }
         let Placed {
             bytes,
             subdirs,

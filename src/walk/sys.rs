@@ -449,6 +449,9 @@ impl CpuHome {
 /// zeros before and after, and pages in use are left as they are.
 #[allow(unsafe_code)] // madvise on an address range; no memory is read or written through it
 pub fn prefault(addr: usize, len: usize) {
+    if len == 0 {
+        return;
+    }
     let page = 4096;
     let start = addr & !(page - 1);
     let end = (addr + len).div_ceil(page) * page;
