@@ -235,6 +235,9 @@ struct DirOrder {
     /// in the other; `None` when one directory holds the other (then it depends on the
     /// files: those before the subdirectory come before what it holds).
     dirs: FxHashMap<(NodeId, NodeId), Option<std::cmp::Ordering>>,
+    /// The pair last looked up, and its answer: the log holds a directory's files together,
+    /// and their inodes' other names are mostly in one other directory.
+    last: Option<((NodeId, NodeId), Option<std::cmp::Ordering>)>,
 }
 
 impl DirOrder {
@@ -244,9 +247,17 @@ impl DirOrder {
         if pa == pb {
             return a < b; // siblings are stored in directory order
         }
-        let known = *self.dirs.entry((pa, pb)).or_insert_with(|| {
-            (!tree.is_within(pb, pa) && !tree.is_within(pa, pb)).then(|| tree.dfs_order(pa, pb))
-        });
+        let known = match self.last {
+            Some((pair, known)) if pair == (pa, pb) => known,
+            _ => {
+                let known = *self.dirs.entry((pa, pb)).or_insert_with(|| {
+                    (!tree.is_within(pb, pa) && !tree.is_within(pa, pb))
+                        .then(|| tree.dfs_order(pa, pb))
+                });
+                self.last = Some(((pa, pb), known));
+                known
+            }
+        };
         known.unwrap_or_else(|| tree.dfs_order(a, b)).is_lt()
     }
 }
