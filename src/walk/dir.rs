@@ -7,7 +7,9 @@ use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::entries::{name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, STAT_BATCH};
+use super::entries::{
+    name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
+};
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
 use super::place::{Placed, Placer};
 use super::sys::{self, Errno, Meta, Times};
@@ -51,13 +53,12 @@ impl Walker<'_> {
     /// were a tenth of `-f` on a directory of 100,000 files (2,240 faults), all on one thread.
     /// (With a pool, only -f lists so many names here: a walk that stats them hands a huge
     /// directory's names out in batches past its first 1,024.)
-    fn grow_ahead(
-        &self,
-        names: &mut Vec<u8>,
-        ents: &mut Vec<Ent>,
-        claims: &mut Vec<(LinkKey, NodeId)>,
-    ) {
-        let Some(pool) = self.pool() else { return };
+    fn grow_ahead(&self, listed: &mut Listed, claims: &mut Vec<(LinkKey, NodeId)>) {
+        let Some(pool) = self.pool() else {
+            // one thread: room for the rest at once, made ready as it fills (ready_ahead)
+            return listed.make_room();
+        };
+        let Listed { names, ents, .. } = listed;
         ents.reserve(ents.len());
         names.reserve(names.len());
         let (n, name_bytes) = (ents.capacity(), names.capacity());
@@ -298,22 +299,29 @@ impl Walker<'_> {
                     node_names.extend_from_slice(b);
                     return;
                 }
-                let Listed {
-                    names,
-                    ents,
-                    stats,
-                    times,
-                } = &mut *here;
-                if pool.is_some() && ents.len() >= PARALLEL_STAT_MIN {
+                if pool.is_some() && here.ents.len() >= PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
                     if batch.listed.ents.len() == STAT_BATCH {
                         spawn(std::mem::take(&mut batch));
                     }
                     return;
                 }
-                if ents.len() == ents.capacity() && ents.len() >= GROW_AHEAD_MIN {
-                    self.grow_ahead(names, ents, &mut placed.file_claims);
+                let n = here.ents.len();
+                if n >= GROW_AHEAD_MIN {
+                    if n == here.ents.capacity() {
+                        self.grow_ahead(here, &mut placed.file_claims);
+                    }
+                    if n % READY_STEP == 0 && self.pool().is_none() {
+                        here.ready_ahead();
+                    }
                 }
+                let Listed {
+                    names,
+                    ents,
+                    stats,
+                    times,
+                    ..
+                } = &mut *here;
                 let off = names.len() as u32;
                 names.extend_from_slice(name.to_bytes_with_nul());
                 let mut stat = NO_STAT;
@@ -407,13 +415,16 @@ impl Walker<'_> {
             let name_bytes = node_names.len()
                 + here.names.len()
                 + batches.iter().map(|b| b.node_names.len()).sum::<usize>();
-            if let Some(pool) = self.pool() {
-                let regions = lock(self.builder).spare_regions(listed_count, name_bytes);
-                pool.spawn(move || {
-                    for (addr, len) in regions {
-                        sys::prefault(addr, len);
-                    }
-                });
+            // (with one thread, here, in one call: half what its faults would cost)
+            let regions = lock(self.builder).spare_regions(listed_count, name_bytes);
+            let prefault = move || {
+                for (addr, len) in regions {
+                    sys::prefault(addr, len);
+                }
+            };
+            match self.pool() {
+                Some(pool) => pool.spawn(prefault),
+                None => prefault(),
             }
         }
         // (a batch holds names read after the first PARALLEL_STAT_MIN: it never goes without)

@@ -32,7 +32,18 @@ pub(super) struct Listed {
     /// Access and change times of `ents`, index for index, when the walk keeps
     /// [`crate::tree::StatExtra`] (empty otherwise: `Ent` stays small).
     pub(super) times: Vec<Times>,
+    /// How much of `names`, `ents` and `stats` has been faulted in ahead of them, with no
+    /// other thread to do it (see [`Listed::ready_ahead`]).
+    ready: [usize; 3],
 }
+
+/// Entries a one-thread walk makes room for at once when a directory gets huge: address
+/// space only, so that the listing grows without being copied (a copy faults in its new
+/// pages and moves every byte again).
+const ONE_THREAD_ROOM: usize = 256 << 10;
+
+/// Entries between two looks at whether the listing needs more pages made ready.
+pub(super) const READY_STEP: usize = 1024;
 
 impl Listed {
     pub(super) fn clear(&mut self) {
@@ -40,6 +51,37 @@ impl Listed {
         self.ents.clear();
         self.stats.clear();
         self.times.clear();
+    }
+
+    /// Room for the rest of a huge directory, when no other thread can fault its pages in
+    /// (see `Walker::grow_ahead`): one move of what was read so far, then none.
+    pub(super) fn make_room(&mut self) {
+        let n = ONE_THREAD_ROOM.max(self.ents.capacity() * 2);
+        self.ents.reserve(n - self.ents.len());
+        self.names
+            .reserve((n * 16).saturating_sub(self.names.len()));
+        if !self.stats.is_empty() {
+            // (-f stats no file: no room for them)
+            self.stats.reserve(n - self.stats.len());
+        }
+        // what was ready is where the vectors were
+        self.ready = [self.names.len(), self.ents.len(), self.stats.len()];
+    }
+
+    /// The next pages of the listing, 64 KiB of each vector at a time, faulted in at once
+    /// instead of one fault a page (0.48 against 1.0 us a page on the benchmark VM).
+    pub(super) fn ready_ahead(&mut self) {
+        use crate::tree::span_ahead;
+        const AHEAD: usize = 64 << 10;
+        let spans = [
+            span_ahead(&self.names, self.ready[0], AHEAD),
+            span_ahead(&self.ents, self.ready[1], AHEAD / size_of::<Ent>()),
+            span_ahead(&self.stats, self.ready[2], AHEAD / size_of::<StatResult>()),
+        ];
+        for (slot, (ready, (addr, len))) in self.ready.iter_mut().zip(spans) {
+            *slot = ready;
+            super::sys::prefault(addr, len);
+        }
     }
 
     /// A stat failed with EACCES: the directory may not be searchable.

@@ -157,7 +157,23 @@ fn count_mode_on_a_directory_past_8192_entries_beside_many_small_ones() {
          && for i in $(seq 1 300); do mkdir s$i && echo y > s$i/g && ln ../many/m$i/a s$i/l; done \
          && for i in $(seq 1 30); do ln f$((i * 13)) ../many/m$i/c; done",
     );
-    for threads in ["2", "4"] {
+    // one thread reads the huge directory into room made at once and faulted in ahead
+    let v = env.json(["-T", "1", "-d", "1", "d/big"]);
+    let mut got = child_sizes(&v);
+    got.push((String::new(), size(&v)));
+    got.sort();
+    let mut want = env.du_children(&["-B1"], "d/big");
+    want.sort();
+    assert_eq!(
+        got.len(),
+        20000 + 300 + 1,
+        "-T 1: counted children of d/big"
+    );
+    assert_eq!(
+        got, want,
+        "hogs -T 1 -d 1 d/big (left) vs du -a -B1 (right)"
+    );
+    for threads in ["1", "2", "4"] {
         assert_eq!(
             env.total(["-T", threads, "-f", "d"]),
             env.du_inodes(&["d"]),
