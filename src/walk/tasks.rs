@@ -1,6 +1,7 @@
-//! How directory tasks run: the root on the calling thread, then the rest on the pool (a
-//! chain staying on one thread), or with -T 1 depth-first from a stack; each with the
-//! thread's scratch buffers (see `dir` for what one task does).
+//! How directory tasks run: the root (and the chain below it, until it branches) on the
+//! calling thread, then the rest on the pool (a chain staying on one thread), or with -T 1
+//! depth-first from a stack; each with the thread's scratch buffers (see `dir` for what one
+//! task does).
 
 use std::os::fd::AsFd;
 use std::sync::atomic::Ordering;
@@ -23,6 +24,14 @@ impl Walker<'_> {
         self.ext4_dev.store(ext4, Ordering::Relaxed);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
+        // A chain is followed here until it branches: one directory at a time is all it
+        // offers, and a pool started for it only hands it to another thread (a 1,500-deep
+        // chain: 6.73 ms with the pool, 6.04 without; the 1-thread floor: 5.54).
+        while jobs.len() == 1 {
+            if let Some(job) = jobs.pop() {
+                self.scan_dir(job, &mut |j| jobs.push(j));
+            }
+        }
         if jobs.is_empty() {
             return;
         }
