@@ -82,13 +82,15 @@ impl TreeBuilder {
     /// lock and sleep (balanced, 2 threads: ~90 futex calls and 25 IPIs per walk).
     pub fn reserved_for_walk(mut self) -> TreeBuilder {
         const NODES: usize = 1 << 20;
-        self.tree.nodes.reserve(NODES);
-        self.tree.names.reserve(NODES * 16);
+        // address space asked for, not memory: where it is refused (strict overcommit, a
+        // small address-space limit) the arrays grow as they fill, as any vector does
+        let _ = self.tree.nodes.try_reserve(NODES);
+        let _ = self.tree.names.try_reserve(NODES * 16);
         if self.keep_identity {
-            self.tree.identity.reserve(NODES);
+            let _ = self.tree.identity.try_reserve(NODES);
         }
         if self.keep_extra {
-            self.tree.extra.reserve(NODES);
+            let _ = self.tree.extra.try_reserve(NODES);
         }
         self
     }

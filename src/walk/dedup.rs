@@ -69,11 +69,13 @@ pub struct LinkSet {
     /// files, and with one shared log the threads met on its lock and slept on it (balanced,
     /// 2 threads: 3 futex waits per walk).
     files: Box<[Mutex<FileClaims>]>,
+    /// Whether a thread's log takes room for [`LOG_RESERVE`] claims at its first.
+    reserve_ahead: bool,
 }
 
 impl Default for LinkSet {
     fn default() -> Self {
-        Self::new()
+        Self::new(true)
     }
 }
 
@@ -82,11 +84,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LinkSet {
-    pub fn new() -> LinkSet {
+    pub fn new(reserve_ahead: bool) -> LinkSet {
         LinkSet {
             dirs: (0..SHARDS).map(|_| Mutex::default()).collect(),
             devs: Mutex::default(),
             files: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            reserve_ahead,
         }
     }
 
@@ -137,8 +140,9 @@ impl LinkSet {
         let mut files = self.thread_log();
         let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
-        if files.log.capacity() == 0 {
-            files.log.reserve(LOG_RESERVE);
+        if files.log.capacity() == 0 && self.reserve_ahead {
+            // address space; refused (strict overcommit), the log grows as it did
+            let _ = files.log.try_reserve(LOG_RESERVE);
         }
         files.log.reserve(claims.len());
         for &((dev, ino), id) in claims {

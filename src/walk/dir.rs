@@ -56,7 +56,10 @@ impl Walker<'_> {
     fn grow_ahead(&self, listed: &mut Listed, claims: &mut Vec<(LinkKey, NodeId)>) {
         let Some(pool) = self.pool() else {
             // one thread: room for the rest at once, made ready as it fills (ready_ahead)
-            return listed.make_room();
+            if self.reserve_ahead {
+                listed.make_room();
+            }
+            return;
         };
         let Listed { names, ents, .. } = listed;
         ents.reserve(ents.len());

@@ -56,13 +56,16 @@ impl Listed {
     /// Room for the rest of a huge directory, when no other thread can fault its pages in
     /// (see `Walker::grow_ahead`): one move of what was read so far, then none.
     pub(super) fn make_room(&mut self) {
+        // address space asked for, not memory: where it is refused (strict overcommit), the
+        // vectors grow as they did
         let n = ONE_THREAD_ROOM.max(self.ents.capacity() * 2);
-        self.ents.reserve(n - self.ents.len());
-        self.names
-            .reserve((n * 16).saturating_sub(self.names.len()));
+        let _ = self.ents.try_reserve(n - self.ents.len());
+        let _ = self
+            .names
+            .try_reserve((n * 16).saturating_sub(self.names.len()));
         if !self.stats.is_empty() {
             // (-f stats no file: no room for them)
-            self.stats.reserve(n - self.stats.len());
+            let _ = self.stats.try_reserve(n - self.stats.len());
         }
         // what was ready is where the vectors were
         self.ready = [self.names.len(), self.ents.len(), self.stats.len()];

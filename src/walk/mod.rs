@@ -151,6 +151,9 @@ struct Walker<'a> {
     default_threads: OnceLock<(usize, usize)>,
     started: Instant,
     links: LinkSet,
+    /// Whether arrays may take their room ahead (address space) instead of growing as
+    /// they fill: not under `ulimit -v` (see `sys::address_space_limited`).
+    reserve_ahead: bool,
     errors: Mutex<Vec<ScanError>>,
     progress: &'a Progress,
     /// Parent directories held open for their subdirectories, and how many may be.
@@ -223,9 +226,16 @@ fn walk_with(
     live: &LiveScan,
     one_shot: bool,
 ) -> Scan {
-    *lock(&live.builder) = TreeBuilder::with_identity(opts.keep_identity)
-        .with_extra(opts.keep_extra)
-        .reserved_for_walk();
+    let reserve_ahead = !sys::address_space_limited();
+    if !reserve_ahead {
+        sys::one_malloc_arena();
+    }
+    let builder = TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
+    *lock(&live.builder) = if reserve_ahead {
+        builder.reserved_for_walk()
+    } else {
+        builder
+    };
     let mut walker = Walker {
         opts,
         builder: &live.builder,
@@ -238,7 +248,8 @@ fn walk_with(
         ext4_dev: AtomicU64::new(u64::MAX),
         default_threads: OnceLock::new(),
         started: Instant::now(),
-        links: LinkSet::new(),
+        links: LinkSet::new(reserve_ahead),
+        reserve_ahead,
         errors: Mutex::new(Vec::new()),
         progress,
         open_parents: Arc::new(AtomicUsize::new(0)),

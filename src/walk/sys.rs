@@ -237,6 +237,34 @@ pub fn blocks_read() -> u64 {
     usage.ru_inblock.max(0) as u64
 }
 
+/// Whether `ulimit -v` (RLIMIT_AS) bounds the process's address space. The walk then takes
+/// no room ahead for its arrays: reserved but untouched, it costs no memory, but it counts
+/// against that limit, and a reservation that fits leaves too little for what is really
+/// allocated later (`hogs -d 0` on 21k entries under `ulimit -v 61440` died of an
+/// allocation failure).
+pub fn address_space_limited() -> bool {
+    rustix::process::getrlimit(rustix::process::Resource::As)
+        .current
+        .is_some()
+}
+
+/// Under `ulimit -v`, one malloc arena for all threads. glibc gives each new thread an arena
+/// of 64 MiB of address space: under a limit that fits one, the rest of the walk was left
+/// too little (`big`, 507k entries, -f, -T 2 and -T 4 under 72 to 96 MiB, 20 runs each:
+/// 47 of 240 died of an allocation failure, 1 with one arena, -f at 72 MiB, where the tree
+/// itself hardly fits).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)] // mallopt takes two integers; an unknown parameter is refused, not UB
+pub fn one_malloc_arena() {
+    // SAFETY: mallopt only changes malloc's tuning; called before the pool's threads start
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn one_malloc_arena() {}
+
 /// How many parent directories the walk may hold open: half of what `ulimit -n` leaves after
 /// a small reserve, so the worker threads (a directory being read each, and a parent reopened
 /// by path) and the process's own files always have room.

@@ -588,3 +588,62 @@ fn proc_is_stat_only() {
         }
     }
 }
+
+/// `hogs ARGS` under `ulimit -v` of `mib` MiB (prlimit --as).
+fn with_address_space(env: &TestEnv, mib: u64, args: &[&str]) -> std::process::Output {
+    Command::new("prlimit")
+        .arg(format!("--as={}", mib << 20))
+        .arg(hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .output()
+        .expect("run prlimit hogs")
+}
+
+/// `ulimit -v` (as on shared login nodes): the room the walk reserves ahead for its arrays
+/// is address space, and under such a limit it made hogs die of an allocation failure
+/// (the reservation did not fit, or fitted and left too little for the rest); glibc's
+/// per-thread malloc arenas (64 MiB of address space each) did the same one run in five.
+/// Every run must finish with du's totals, at every thread count and in -f mode.
+#[test]
+fn a_small_address_space_limit() {
+    if !have("prlimit") {
+        skip!("skipped: prlimit(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    for d in 0..30 {
+        env.mkdir(format!("t/d{d}/s"));
+        for f in 0..60u64 {
+            env.file(format!("t/d{d}/f{f}"), 100 * (f + 1));
+        }
+        env.file(format!("t/d{d}/s/g"), 5000);
+    }
+    for d in 1..30 {
+        fs::hard_link(env.path("t/d0/f1"), env.path(format!("t/d{d}/h"))).expect("hard link");
+    }
+    let disk = env.du_disk(&["t"]).to_string();
+    let inodes = env.du_inodes(&["t"]).to_string();
+    for mib in [48, 64, 80, 96] {
+        for (args, want) in [
+            (&["-T", "1", "-d", "0", "-P", "-o", "b", "t"][..], &disk),
+            (&["-T", "2", "-d", "0", "-P", "-o", "b", "t"][..], &disk),
+            (&["-T", "4", "-d", "0", "-P", "-o", "b", "t"][..], &disk),
+            (&["-f", "-d", "0", "-P", "-o", "b", "t"][..], &inodes),
+        ] {
+            for run in 0..4 {
+                let out = with_address_space(&env, mib, args);
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(
+                    out.status.success(),
+                    "ulimit -v {mib} MiB, hogs {args:?}, run {run}: {out:?}"
+                );
+                assert_eq!(
+                    stdout.split_whitespace().next(),
+                    Some(want.as_str()),
+                    "ulimit -v {mib} MiB, hogs {args:?}: total against du"
+                );
+            }
+        }
+    }
+}
