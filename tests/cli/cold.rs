@@ -2,7 +2,7 @@
 //! metadata wants a thread per core. Below a root that reads cached, the walk must notice the
 //! disk and start the threads it held back. Needs root (to drop the page cache).
 
-use crate::util::{is_root, TestEnv};
+use crate::util::{debug_walk, is_root, walk_threads, TestEnv};
 use std::fs;
 use std::process::Command;
 
@@ -16,30 +16,9 @@ fn drop_caches() -> bool {
     synced && fs::write("/proc/sys/vm/drop_caches", "3\n").is_ok()
 }
 
-/// The walk's own account of its threads (`HOGS_DEBUG_WALK`), and what it printed.
+/// `hogs -d 1 -c PATH`: the walk's account of its threads, and what it printed.
 fn walk_report(env: &TestEnv, path: &str) -> (String, Vec<u8>) {
-    let out = env
-        .hogs()
-        .env("HOGS_DEBUG_WALK", "1")
-        .args(["-d", "1", "-c", path])
-        .output()
-        .expect("run hogs");
-    assert!(out.status.success(), "hogs failed: {out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let report = stderr
-        .lines()
-        .find(|l| l.starts_with("hogs: walk: "))
-        .unwrap_or_else(|| panic!("no walk report in {stderr:?}"))
-        .to_owned();
-    (report, out.stdout)
-}
-
-fn threads(report: &str) -> usize {
-    report["hogs: walk: ".len()..]
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no thread count in {report:?}"))
+    debug_walk(env, &["-d", "1", "-c", path])
 }
 
 #[test]
@@ -71,7 +50,7 @@ fn threads_held_back_start_when_the_walk_reads_from_disk() {
         assert!(!r.contains("grown"), "a cached walk read from disk: {r}");
     }
     assert!(
-        threads(&warm) <= 8 || warm_runs.iter().any(|r| threads(r) <= 8),
+        walk_threads(&warm) <= 8 || warm_runs.iter().any(|r| walk_threads(r) <= 8),
         "cached walks started {warm} / {warm_runs:?}"
     );
 
@@ -90,7 +69,10 @@ fn threads_held_back_start_when_the_walk_reads_from_disk() {
         let (cold, cold_out) = walk_report(&env, "t");
         assert_eq!(cold_out, warm_out, "a cold walk counted differently");
         if cold.contains("grown") {
-            assert!(threads(&cold) > threads(&warm), "{cold} after {warm}");
+            assert!(
+                walk_threads(&cold) > walk_threads(&warm),
+                "{cold} after {warm}"
+            );
             return;
         }
         reports.push(cold);

@@ -172,27 +172,6 @@ fn threads_wide_flat() {
     assert_thread_independent(&env, &["flat"]);
 }
 
-/// How many threads the walk of `path` started (`HOGS_DEBUG_WALK`).
-fn walk_threads(env: &TestEnv, path: &str) -> usize {
-    let out = env
-        .hogs()
-        .env("HOGS_DEBUG_WALK", "1")
-        .args(["-d", "0", path])
-        .output()
-        .expect("run hogs");
-    assert!(out.status.success(), "hogs failed: {out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let report = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("hogs: walk: "))
-        .unwrap_or_else(|| panic!("no walk report in {stderr:?}"));
-    report
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no thread count in {report:?}"))
-}
-
 /// A chain below the root is followed on the calling thread, with no pool started for it
 /// (it offers one directory at a time); where it branches, the pool takes over. The sizes
 /// come out as du has them either way.
@@ -219,11 +198,15 @@ fn a_chain_starts_no_thread_until_it_branches() {
             "hogs -f -d 0 {root} vs du --inodes"
         );
     }
-    assert_eq!(walk_threads(&env, "pure"), 0, "threads started for a chain");
+    assert_eq!(
+        walk_threads(&debug_walk(&env, &["-d", "0", "pure"]).0),
+        0,
+        "threads started for a chain"
+    );
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cpus >= 2 {
         assert!(
-            walk_threads(&env, "branching") >= 2,
+            walk_threads(&debug_walk(&env, &["-d", "0", "branching"]).0) >= 2,
             "no pool where the chain branches into 20 directories"
         );
     }

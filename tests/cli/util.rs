@@ -638,3 +638,31 @@ pub fn mount_tmpfs(dir: &Path) -> Option<Mount> {
     }
     Some(Mount(dir.to_owned()))
 }
+
+/// `hogs ARGS` with `HOGS_DEBUG_WALK`: the walk's own account of its threads
+/// (`hogs: walk: N threads...`), and what hogs printed.
+pub fn debug_walk(env: &TestEnv, args: &[&str]) -> (String, Vec<u8>) {
+    let out = env
+        .hogs()
+        .env("HOGS_DEBUG_WALK", "1")
+        .args(args)
+        .output()
+        .expect("run hogs");
+    assert!(out.status.success(), "hogs failed: {out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report = stderr
+        .lines()
+        .find(|l| l.starts_with("hogs: walk: "))
+        .unwrap_or_else(|| panic!("no walk report in {stderr:?}"))
+        .to_owned();
+    (report, out.stdout)
+}
+
+/// The thread count of a [`debug_walk`] report.
+pub fn walk_threads(report: &str) -> usize {
+    report["hogs: walk: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no thread count in {report:?}"))
+}

@@ -336,10 +336,10 @@ fn wide_and_deep(env: &TestEnv) {
     fs::remove_dir(&work).expect("remove the work dir");
 }
 
-/// `hogs ARGS` under `ulimit -n 64` (prlimit).
-fn with_64_fds(env: &TestEnv, args: &[&str]) -> std::process::Output {
+/// `hogs ARGS` under a resource limit set by prlimit(1), e.g. `--nofile=64` (`ulimit -n`).
+fn under_prlimit(env: &TestEnv, limit: &str, args: &[&str]) -> std::process::Output {
     Command::new("prlimit")
-        .arg("--nofile=64")
+        .arg(limit)
         .arg(hogs_bin())
         .args(args)
         .current_dir(env.root())
@@ -362,7 +362,11 @@ fn few_file_descriptors() {
     let want_disk = env.du_disk(&["dw"]);
     for threads in ["1", "2", "8"] {
         for (flag, want) in [("-f", want_inodes), ("-P", want_disk)] {
-            let out = with_64_fds(&env, &[flag, "-j", "-d", "1", "-T", threads, "dw"]);
+            let out = under_prlimit(
+                &env,
+                "--nofile=64",
+                &[flag, "-j", "-d", "1", "-T", threads, "dw"],
+            );
             assert_eq!(
                 out.status.code(),
                 Some(0),
@@ -388,7 +392,7 @@ fn many_arguments() {
     let want = env.du_disk(&refs);
     let mut all = vec!["-j"];
     all.extend(refs.iter().copied());
-    let out = with_64_fds(&env, &all);
+    let out = under_prlimit(&env, "--nofile=64", &all);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -589,17 +593,6 @@ fn proc_is_stat_only() {
     }
 }
 
-/// `hogs ARGS` under `ulimit -v` of `mib` MiB (prlimit --as).
-fn with_address_space(env: &TestEnv, mib: u64, args: &[&str]) -> std::process::Output {
-    Command::new("prlimit")
-        .arg(format!("--as={}", mib << 20))
-        .arg(hogs_bin())
-        .args(args)
-        .current_dir(env.root())
-        .output()
-        .expect("run prlimit hogs")
-}
-
 /// `ulimit -v` (as on shared login nodes): the room the walk reserves ahead for its arrays
 /// is address space, and under such a limit it made hogs die of an allocation failure
 /// (the reservation did not fit, or fitted and left too little for the rest); glibc's
@@ -632,7 +625,7 @@ fn a_small_address_space_limit() {
             (&["-f", "-d", "0", "-P", "-o", "b", "t"][..], &inodes),
         ] {
             for run in 0..4 {
-                let out = with_address_space(&env, mib, args);
+                let out = under_prlimit(&env, &format!("--as={}", mib << 20), args);
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 assert!(
                     out.status.success(),
