@@ -152,9 +152,12 @@ pub(crate) fn scan_with_progress(config: &Config) -> walk::Scan {
             let grew = counters
                 .threads_grew
                 .load(std::sync::atomic::Ordering::Relaxed);
+            let split = counters
+                .split_listings
+                .load(std::sync::atomic::Ordering::Relaxed);
             let _ = writeln!(
                 io::stderr(),
-                "hogs: walk: {threads} threads{}",
+                "hogs: walk: {threads} threads{}, {split} listings split",
                 if grew {
                     ", grown: disk reads below a cached root"
                 } else {

@@ -110,6 +110,11 @@ pub(super) struct StatBatch {
     /// [`Listed::access_denied`] and [`Listed::unstated`] of what was let go.
     pub(super) access_denied: bool,
     pub(super) unstated: bool,
+    /// A span of a split listing (see `sys::read_span`): the entries it met, those left out
+    /// (-X, hidden) included, the name of the first, and why it could not be read.
+    pub(super) span_entries: usize,
+    pub(super) span_first: Option<Box<[u8]>>,
+    pub(super) span_error: Option<Errno>,
 }
 
 impl StatBatch {

@@ -87,6 +87,8 @@ pub struct Progress {
     pub bytes: AtomicU64,
     /// Worker threads started (0: the walk needed none).
     pub threads: AtomicUsize,
+    /// Listings of huge directories read by several threads at once (`Walker::split_plan`).
+    pub split_listings: AtomicUsize,
     /// The threads held back when the pool was built started later: the walk turned out to
     /// read from disk below a root that looked cached (see `Walker::pool`).
     pub threads_grew: AtomicBool,

@@ -3,7 +3,7 @@
 //! the batches of a huge directory, on the thread that stat'ed them, so that all the tree's
 //! lock sees is copies.
 
-use super::entries::{name_bytes, Listed, StatBatch, SubdirName, NO_STAT};
+use super::entries::{name_bytes, spare_room, Listed, StatBatch, SubdirName, NO_STAT};
 use super::node_for;
 use super::sys::Errno;
 use crate::config::SizeMode;
@@ -155,6 +155,12 @@ impl Placer {
         let (nodes, node_names) = (&mut batch.nodes, &mut batch.node_names);
         nodes.reserve(c.ents.len());
         node_names.reserve(c.names.len());
+        if c.ents.len() >= super::entries::READY_STEP {
+            // a span of a split listing: its nodes' pages in one call, not a fault each
+            for (addr, len) in [spare_room(nodes), spare_room(node_names)] {
+                super::sys::prefault(addr, len);
+            }
+        }
         self.place(c, &mut batch.placed, |node, name| {
             nodes.push(node.with_local_name(node_names.len(), name.len()));
             node_names.extend_from_slice(name);

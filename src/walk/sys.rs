@@ -344,21 +344,82 @@ pub fn marks_listing_end(dir: BorrowedFd<'_>) -> bool {
 pub fn read_entries_until(
     dir: &OwnedFd,
     ext4: bool,
-    mut f: impl FnMut(&CStr, FileType, u64),
+    f: impl FnMut(&CStr, FileType, u64),
 ) -> Result<(), Errno> {
+    read_span(dir, ext4, Span::WHOLE, f).map(|_| ())
+}
+
+/// The part of a listing one reader takes (see [`read_span`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// The position the directory's fd is at: 0, or where an earlier span stopped.
+    pub from: u64,
+    /// Entries at this position or past it are left to another reader.
+    pub end: u64,
+    /// Stop once the entries of one getdents64 are taken: the caller decides, from how
+    /// far that read got, whether to split the rest (see `Walker::split_plan`).
+    pub one_read: bool,
+}
+
+impl Span {
+    pub const WHOLE: Span = Span {
+        from: 0,
+        end: u64::MAX,
+        one_read: false,
+    };
+}
+
+/// Where a [`read_span`] stopped.
+#[derive(Clone, Copy, Debug)]
+pub struct Stopped {
+    /// The position of the next entry (the last entry's `d_off`).
+    pub next: u64,
+    /// A `one_read` span stopped with entries left to read.
+    pub more: bool,
+}
+
+/// Position of ext4's end of a hashed directory, for splitting its listing.
+pub const HASH_END: u64 = EXT4_HTREE_EOF;
+
+/// [`read_entries_until`] for a span of the listing. In a hashed ext4 directory an entry's
+/// position is its name's hash (`d_off` is the next entry's), and a position that is sought
+/// goes on from the first entry whose hash is there or past it, so that readers of disjoint
+/// spans read disjoint entries, each on its own fd, at the same time. A reader knows the
+/// position of every entry it meets but its first (the one before said where the next is):
+/// it takes its first entry and then those placed before `end`. A reader whose span holds
+/// no entry at all takes one of the next span's: see `drop_empty_spans`.
+pub fn read_span(
+    dir: &OwnedFd,
+    ext4: bool,
+    span: Span,
+    mut f: impl FnMut(&CStr, FileType, u64),
+) -> Result<Stopped, Errno> {
     DIR_BUFFER.with(|cell| {
         let mut buf = cell.borrow_mut();
         if buf.len() < DIR_BUF {
             buf.resize(DIR_BUF, MaybeUninit::uninit());
         }
         let mut raw = RawDir::new(dir.as_fd(), &mut buf[..]);
-        let mut next_position = 0;
+        let mut next_position = span.from;
+        let mut taken_any = false;
         loop {
-            if ext4 && next_position == EXT4_HTREE_EOF && raw.is_buffer_empty() {
-                break;
+            if raw.is_buffer_empty() {
+                if ext4 && next_position == EXT4_HTREE_EOF {
+                    break;
+                }
+                if span.one_read && taken_any {
+                    return Ok(Stopped {
+                        next: next_position,
+                        more: true,
+                    });
+                }
             }
             let Some(entry) = raw.next() else { break };
             let entry = entry?;
+            if taken_any && next_position >= span.end {
+                break; // the next span's
+            }
+            taken_any = true;
             next_position = entry.next_entry_cookie();
             let name = entry.file_name();
             let b = name.to_bytes();
@@ -367,8 +428,26 @@ pub fn read_entries_until(
             }
             f(name, entry.file_type(), entry.ino());
         }
-        Ok(())
+        Ok(Stopped {
+            next: next_position,
+            more: false,
+        })
     })
+}
+
+/// Whether a directory's listing is ordered by hash (ext4's `FS_INDEX_FL`, `lsattr`'s `I`):
+/// only then do positions split it (a linear ext4 directory's are byte offsets).
+pub fn is_hash_indexed(dir: BorrowedFd<'_>) -> bool {
+    const FS_INDEX_FL: u32 = 0x1000;
+    rustix::fs::ioctl_getflags(dir).is_ok_and(|f| f.bits() & FS_INDEX_FL != 0)
+}
+
+/// The directory opened again (its own read position and listing state, as a second reader
+/// needs), at position `pos`.
+pub fn reopen_dir_at(dir: BorrowedFd<'_>, pos: u64) -> Result<OwnedFd, Errno> {
+    let fd = rustix::fs::openat(dir, c".", dir_flags(false), Mode::empty())?;
+    rustix::fs::seek(&fd, rustix::fs::SeekFrom::Start(pos))?;
+    Ok(fd)
 }
 
 /// The text of an errno, without std's " (os error N)" suffix: `Permission denied`.

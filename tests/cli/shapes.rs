@@ -172,6 +172,74 @@ fn threads_wide_flat() {
     assert_thread_independent(&env, &["flat"]);
 }
 
+/// With -f a huge ext4 directory's listing is read by several threads at once, each a span of
+/// its names' hashes on an fd of its own: every entry is counted once (hard links inside it
+/// too), hidden files and -X names are left out by every reader, and the output is what one
+/// thread prints.
+#[test]
+fn a_huge_listing_read_by_several_threads_counts_each_entry_once() {
+    let env = TestEnv::new();
+    let split_expected = is_ext4(env.root());
+    if !split_expected {
+        skip!("(a_huge_listing...: not on ext4, the listing is read by one thread)");
+    }
+    flat_tree(&env, "huge", 30_000);
+    for i in 0..300 {
+        env.hardlink(format!("huge/f{i:06}"), format!("huge/link{i:03}"));
+    }
+    for i in 0..400 {
+        env.empty(format!("huge/.hidden{i:03}"));
+    }
+    for i in 0..40 {
+        env.file(format!("huge/dir{i:02}/inner"), 100);
+        env.empty(format!("huge/skipme{i:02}"));
+    }
+    let count = |threads: &str, flags: &[&str]| -> u64 {
+        let mut args = vec!["-T", threads, "-f", "-d", "0", "-P", "-o", "b", "huge"];
+        args.extend_from_slice(flags);
+        let (report, out) = debug_walk(&env, &args);
+        if split_expected && threads != "1" {
+            assert!(
+                report.contains(", 1 listings split"),
+                "hogs {args:?}: {report}"
+            );
+        }
+        let text = String::from_utf8_lossy(&out);
+        text.split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count in {text:?}"))
+    };
+    let du = env.du_inodes(&["huge"]);
+    for threads in ["1", "2", "3", "8"] {
+        let all = count(threads, &[]);
+        assert_eq!(all, du, "hogs -T {threads} -f vs du --inodes");
+        let shown = count(threads, &["-i"]);
+        assert_eq!(
+            shown,
+            du - 400,
+            "hogs -T {threads} -f -i: hidden files left out"
+        );
+        let kept = count(threads, &["-X", "skipme03", "-X", "huge/skipme07"]);
+        assert_eq!(
+            kept,
+            du - 2,
+            "hogs -T {threads} -f -X skipme03 -X huge/skipme07"
+        );
+    }
+    // every name once: a name read by two threads would be listed twice (its inode counted
+    // once, as a hard link's is)
+    let listing =
+        |threads: &str| env.stdout_ok(["-T", threads, "-f", "-n", "100000", "-o", "b", "huge"]);
+    let one = listing("1");
+    for threads in ["2", "3", "8"] {
+        assert!(
+            one == listing(threads),
+            "-T 1 and -T {threads} list huge alike"
+        );
+    }
+}
+
 /// A chain below the root is followed on the calling thread, with no pool started for it
 /// (it offers one directory at a time); where it branches, the pool takes over. The sizes
 /// come out as du has them either way.

@@ -1,6 +1,6 @@
 //! Syscall counts, read with `strace -c`: the file-count mode must not stat every entry.
 
-use crate::util::{hogs_bin, is_root, TestEnv};
+use crate::util::{hogs_bin, is_ext4, is_root, TestEnv};
 use std::process::Command;
 
 const DIRS: usize = 40;
@@ -145,12 +145,4 @@ fn ext4_directories_are_read_with_one_getdents_each() {
     );
     assert_eq!(env.total(["-f", "t"]), env.du_inodes(&["t"]));
     assert_eq!(env.total(["t"]), env.du_disk(&["t"]));
-}
-
-fn is_ext4(dir: &std::path::Path) -> bool {
-    let out = Command::new("stat")
-        .args(["-f", "-c", "%T"])
-        .arg(dir)
-        .output();
-    out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "ext2/ext3")
 }

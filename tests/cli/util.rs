@@ -658,6 +658,15 @@ pub fn debug_walk(env: &TestEnv, args: &[&str]) -> (String, Vec<u8>) {
     (report, out.stdout)
 }
 
+/// Whether `dir` is on ext4 (or ext2/3: the same driver).
+pub fn is_ext4(dir: &Path) -> bool {
+    let out = Command::new("stat")
+        .args(["-f", "-c", "%T"])
+        .arg(dir)
+        .output();
+    out.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "ext2/ext3")
+}
+
 /// The thread count of a [`debug_walk`] report.
 pub fn walk_threads(report: &str) -> usize {
     report["hogs: walk: ".len()..]
