@@ -3,7 +3,7 @@
 //! subdirectories as new tasks (which `tasks` runs).
 
 use std::ffi::CStr;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -41,6 +41,10 @@ const SPAN_BASE: u32 = 1 << 31;
 
 /// Readers of one listing at most (each opens the directory once more).
 const MAX_SPANS: usize = 8;
+
+/// The pool, the bounds of the spans of a split listing, and an fd for each span but the
+/// first, at its start (see `Walker::split_plan`).
+type SplitPlan<'p> = (&'p rayon::ThreadPool, Vec<u64>, Vec<OwnedFd>);
 
 impl Walker<'_> {
     /// `stat_at`, with the access and change times when the walk keeps them.
@@ -94,7 +98,11 @@ impl Walker<'_> {
     /// (`sys::read_span`). Only a hashed ext4 directory splits, and only when its first read
     /// got less than half way: a hash position tells how far a listing got, the names' hashes
     /// being spread evenly, so that the rest holds more entries than that read.
-    fn split_plan(&self, dir: BorrowedFd<'_>, next: u64) -> Option<(&rayon::ThreadPool, Vec<u64>)> {
+    ///
+    /// Each span but the first comes with its fd, opened here: a directory that cannot be
+    /// opened again now (no descriptor left, say) is read on as one, not taken for
+    /// unreadable.
+    fn split_plan(&self, dir: BorrowedFd<'_>, next: u64) -> Option<SplitPlan<'_>> {
         let end = sys::HASH_END;
         if next == 0 || next >= end / 2 {
             return None;
@@ -108,8 +116,12 @@ impl Walker<'_> {
         let step = (end - next) / spans;
         let mut bounds: Vec<u64> = (0..spans).map(|i| next + step * i).collect();
         bounds.push(u64::MAX);
+        let fds = bounds[1..bounds.len() - 1]
+            .iter()
+            .map(|&from| sys::reopen_dir_at(dir, from).ok())
+            .collect::<Option<Vec<_>>>()?;
         self.progress.split_listings.fetch_add(1, Ordering::Relaxed);
-        Some((pool, bounds))
+        Some((pool, bounds, fds))
     }
 
     /// Sizes of a directory that was not stat'ed before it failed to open.
@@ -323,10 +335,10 @@ impl Walker<'_> {
         };
         // A span of a split listing, read on another thread on its own fd: its entries are
         // stat'ed and made nodes there too, as a stat batch's are (see `Walker::split_plan`).
-        let read_span = |from: u64, end: u64| {
+        let read_span = |fd: OwnedFd, from: u64, end: u64| {
             let mut batch = StatBatch::default();
             let (mut met, mut first) = (0usize, None);
-            let read = sys::reopen_dir_at(dirfd, from).and_then(|fd| {
+            let read = {
                 let span = sys::Span {
                     from,
                     end,
@@ -350,7 +362,8 @@ impl Walker<'_> {
                     }
                     batch.push(name, sys::kind_of_dirent(t), ino);
                 })
-            });
+            };
+            drop(fd);
             let mut batch = stat_batch(batch);
             (batch.span_entries, batch.span_first) = (met, first);
             batch.span_error = read.err();
@@ -449,12 +462,13 @@ impl Walker<'_> {
                             ..sys::Span::WHOLE
                         },
                     ),
-                    Some((pool, bounds)) => pool.in_place_scope(|s| {
+                    Some((pool, bounds, fds)) => pool.in_place_scope(|s| {
                         split.set(true);
-                        for (i, w) in bounds.windows(2).enumerate().skip(1) {
+                        let spans = bounds.windows(2).enumerate().skip(1).zip(fds);
+                        for ((i, w), fd) in spans {
                             let (done, read_span, (from, end)) = (&done, &read_span, (w[0], w[1]));
                             s.spawn(move |_| {
-                                let part = read_span(from, end);
+                                let part = read_span(fd, from, end);
                                 lock(done).push((SPAN_BASE + i as u32, part));
                             });
                         }

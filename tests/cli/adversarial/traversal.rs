@@ -378,6 +378,41 @@ fn few_file_descriptors() {
     }
 }
 
+/// A huge directory whose listing would be split between threads (-f, on ext4) is read as
+/// one when it cannot be opened again for them: `ulimit -n 4` leaves the root's fd the
+/// last. Counted all the same, and no error.
+#[test]
+fn a_huge_listing_with_no_descriptor_to_spare() {
+    if !have("prlimit") {
+        skip!("skipped: prlimit(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    env.bash("mkdir huge && cd huge && for i in $(seq 1 12000); do : > f$i; done");
+    let want = env.du_inodes(&["huge"]);
+    // (descriptors the test inherited, a lock file's say, are closed first: only 0-2 open)
+    let close_and_run = r#"for fd in $(ls /proc/$$/fd); do
+        if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#;
+    for threads in ["2", "8"] {
+        let out = Command::new("bash")
+            .args(["-c", close_and_run, "bash", "prlimit", "--nofile=4"])
+            .arg(hogs_bin())
+            .args(["-f", "-j", "-d", "0", "-T", threads, "huge"])
+            .env("HOGS_DEBUG_WALK", "1")
+            .current_dir(env.root())
+            .output()
+            .expect("run prlimit hogs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "ulimit -n 4, -T {threads}: {err}"
+        );
+        assert!(err.contains(", 0 listings split"), "-T {threads}: {err}");
+        assert_eq!(size(&json_of(&out)), want, "-T {threads} vs du --inodes");
+    }
+}
+
 /// Case 13: 1,500 path arguments under `ulimit -n 64`.
 #[test]
 fn many_arguments() {
