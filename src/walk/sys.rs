@@ -313,6 +313,9 @@ pub fn open_dir_path(path: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
 
 const DIR_BUF: usize = 128 * 1024;
 
+/// Bytes of the first read of a listing that may be split (see [`Span::one_read`]).
+const FIRST_READ: usize = 16 * 1024;
+
 thread_local! {
     // one getdents64 buffer per worker, reused for every directory it reads
     static DIR_BUFFER: RefCell<Vec<MaybeUninit<u8>>> = const { RefCell::new(Vec::new()) };
@@ -376,6 +379,8 @@ pub struct Stopped {
     pub next: u64,
     /// A `one_read` span stopped with entries left to read.
     pub more: bool,
+    /// Entries read (`.` and `..` included).
+    pub taken: usize,
 }
 
 /// Position of ext4's end of a hashed directory, for splitting its listing.
@@ -399,27 +404,31 @@ pub fn read_span(
         if buf.len() < DIR_BUF {
             buf.resize(DIR_BUF, MaybeUninit::uninit());
         }
-        let mut raw = RawDir::new(dir.as_fd(), &mut buf[..]);
+        // a first read that may be split after is short: a directory of a few thousand
+        // names is then split too
+        let len = if span.one_read { FIRST_READ } else { DIR_BUF };
+        let mut raw = RawDir::new(dir.as_fd(), &mut buf[..len]);
         let mut next_position = span.from;
-        let mut taken_any = false;
+        let mut taken = 0;
         loop {
             if raw.is_buffer_empty() {
                 if ext4 && next_position == EXT4_HTREE_EOF {
                     break;
                 }
-                if span.one_read && taken_any {
+                if span.one_read && taken > 0 {
                     return Ok(Stopped {
                         next: next_position,
                         more: true,
+                        taken,
                     });
                 }
             }
             let Some(entry) = raw.next() else { break };
             let entry = entry?;
-            if taken_any && next_position >= span.end {
+            if taken > 0 && next_position >= span.end {
                 break; // the next span's
             }
-            taken_any = true;
+            taken += 1;
             next_position = entry.next_entry_cookie();
             let name = entry.file_name();
             let b = name.to_bytes();
@@ -431,6 +440,7 @@ pub fn read_span(
         Ok(Stopped {
             next: next_position,
             more: false,
+            taken,
         })
     })
 }
