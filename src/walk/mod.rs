@@ -12,14 +12,17 @@
 //! pool, or a stack with -T 1). `dir`: one directory task. `entries`: a directory's entries
 //! between getdents64 and the tree. `place`: what each entry becomes. `job`: what a task is
 //! given (its fd, or its parent's). `pool`: how many threads, and when to start more.
-//! `dedup`: hard links counted once. `sys`: the system calls.
+//! `split`: a huge directory's listing read by several threads.
+//! `dedup`: hard links counted once (`inode_bitmap`: the inodes met). `sys`: the system calls.
 
 pub mod dedup;
 mod dir;
 mod entries;
+mod inode_bitmap;
 mod job;
 mod place;
 mod pool;
+mod split;
 pub mod sys;
 mod tasks;
 

@@ -1,0 +1,175 @@
+//! One bit per inode number: which inodes a walk's file claims met, and which more than
+//! once (see `dedup`).
+
+use std::cell::Cell;
+
+use rustc_hash::FxHashMap;
+
+/// Bits per page: 4 KiB of bitmap covers 32,768 inode numbers.
+const PAGE_BITS: u32 = 15;
+const PAGE_WORDS: usize = (1 << PAGE_BITS) / 64;
+
+/// One bit per inode number, in pages allocated as numbers are met. Inode numbers of one
+/// filesystem cluster (ext4 hands them out per block group, btrfs and tmpfs in sequence), so
+/// a few pages cover a whole scan (`big`: 503k inodes in 97 pages).
+pub(super) struct InodeBitmap {
+    pages: FxHashMap<(u32, u64), u32>,
+    bits: Vec<[u64; PAGE_WORDS]>,
+    /// Per page of `bits`: where in `again` the bits of its inodes met more than once are,
+    /// or [`NO_PAGE`] while it has none (most pages never do).
+    again_page: Vec<u32>,
+    again: Vec<[u64; PAGE_WORDS]>,
+    /// Pages it may take: an insert that needs one more fails.
+    pub(super) budget: usize,
+    /// The page of the last lookup: the inodes of a directory's files are mostly close.
+    last: Cell<Option<((u32, u64), u32)>>,
+}
+
+const NO_PAGE: u32 = u32::MAX;
+
+/// What [`InodeBitmap::insert`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Seen {
+    First,
+    Second,
+    Again,
+}
+
+impl InodeBitmap {
+    pub(super) fn with_budget(pages: usize) -> InodeBitmap {
+        InodeBitmap {
+            pages: FxHashMap::default(),
+            bits: Vec::new(),
+            again_page: Vec::new(),
+            again: Vec::new(),
+            budget: pages,
+            last: Cell::new(None),
+        }
+    }
+
+    fn page_of(&self, key: (u32, u64)) -> Option<u32> {
+        match self.last.get() {
+            Some((k, p)) if k == key => Some(p),
+            _ => {
+                let p = *self.pages.get(&key)?;
+                self.last.set(Some((key, p)));
+                Some(p)
+            }
+        }
+    }
+
+    /// Counts one more name of `(dev, ino)`; `None` when a new page would exceed the budget.
+    pub(super) fn insert(&mut self, dev: u32, ino: u64) -> Option<Seen> {
+        let key = (dev, ino >> PAGE_BITS);
+        let page = match self.page_of(key) {
+            Some(p) => p,
+            None => {
+                if self.bits.len() >= self.budget {
+                    return None;
+                }
+                let p = self.bits.len() as u32;
+                self.pages.insert(key, p);
+                self.bits.push([0; PAGE_WORDS]);
+                self.again_page.push(NO_PAGE);
+                self.last.set(Some((key, p)));
+                p
+            }
+        } as usize;
+        let (word, mask) = bit_of(ino);
+        if self.bits[page][word] & mask == 0 {
+            self.bits[page][word] |= mask;
+            return Some(Seen::First);
+        }
+        if self.again_page[page] == NO_PAGE {
+            self.again_page[page] = self.again.len() as u32;
+            self.again.push([0; PAGE_WORDS]);
+        }
+        let again = &mut self.again[self.again_page[page] as usize][word];
+        let seen = if *again & mask == 0 {
+            Seen::Second
+        } else {
+            Seen::Again
+        };
+        *again |= mask;
+        Some(seen)
+    }
+
+    /// The bitmaps of several threads' claims as one: an inode met more than once is one met
+    /// twice by a thread, or by two of them.
+    pub(super) fn merged(bitmaps: Vec<InodeBitmap>) -> (InodeBitmap, usize) {
+        let mut all = bitmaps.into_iter();
+        let Some(mut acc) = all.next() else {
+            return (InodeBitmap::with_budget(0), 0);
+        };
+        for b in all {
+            for (&key, &page) in &b.pages {
+                let (bits, again) = (&b.bits[page as usize], b.again_of(page));
+                match acc.pages.get(&key).copied() {
+                    None => {
+                        let p = acc.bits.len() as u32;
+                        acc.pages.insert(key, p);
+                        acc.bits.push(*bits);
+                        acc.again_page.push(NO_PAGE);
+                        if let Some(again) = again {
+                            acc.again_mut(p).copy_from_slice(again);
+                        }
+                    }
+                    Some(p) => {
+                        let mut twice = [0u64; PAGE_WORDS];
+                        let mine = &mut acc.bits[p as usize];
+                        for (w, t) in twice.iter_mut().enumerate() {
+                            *t = mine[w] & bits[w] | again.map_or(0, |a| a[w]);
+                            mine[w] |= bits[w];
+                        }
+                        if twice.iter().any(|&w| w != 0) {
+                            for (a, t) in acc.again_mut(p).iter_mut().zip(twice) {
+                                *a |= t;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let shared = acc
+            .again
+            .iter()
+            .flatten()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        acc.last.set(None);
+        (acc, shared)
+    }
+
+    /// The bits of a page's inodes met more than once, if any were.
+    fn again_of(&self, page: u32) -> Option<&[u64; PAGE_WORDS]> {
+        let a = self.again_page[page as usize];
+        (a != NO_PAGE).then(|| &self.again[a as usize])
+    }
+
+    fn again_mut(&mut self, page: u32) -> &mut [u64; PAGE_WORDS] {
+        if self.again_page[page as usize] == NO_PAGE {
+            self.again_page[page as usize] = self.again.len() as u32;
+            self.again.push([0; PAGE_WORDS]);
+        }
+        &mut self.again[self.again_page[page as usize] as usize]
+    }
+
+    /// Whether `(dev, ino)` was inserted more than once.
+    pub(super) fn is_shared(&self, dev: u32, ino: u64) -> bool {
+        let Some(page) = self.page_of((dev, ino >> PAGE_BITS)) else {
+            return false;
+        };
+        let again = self.again_page[page as usize];
+        if again == NO_PAGE {
+            return false;
+        }
+        let (word, mask) = bit_of(ino);
+        self.again[again as usize][word] & mask != 0
+    }
+}
+
+/// The word of a page, and the bit in it, of an inode number.
+fn bit_of(ino: u64) -> (usize, u64) {
+    let bit = (ino & ((1 << PAGE_BITS) - 1)) as usize;
+    (bit / 64, 1u64 << (bit % 64))
+}
