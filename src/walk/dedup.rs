@@ -65,13 +65,10 @@ impl Default for FileClaims {
             devs: Vec::new(),
             log: Vec::new(),
             ready: 0,
-            seen: Some(InodeBitmap::with_budget(BITMAP_BASE_PAGES)),
+            seen: Some(InodeBitmap::new()),
         }
     }
 }
-
-/// Pages a bitmap may always take; past them, one per 256 claims (no larger than the log).
-const BITMAP_BASE_PAGES: usize = 16;
 
 /// Claims a thread's log has room for from its first (address space only: its pages are
 /// taken as it fills, 64 KiB at a time past its first 64 KiB, as the tree's are), so that
@@ -180,9 +177,9 @@ impl LinkSet {
                 }
             };
             files.log.push(FileClaim { ino, dev, id });
+            let claims = files.log.len();
             if let Some(seen) = files.seen.as_mut() {
-                seen.budget = BITMAP_BASE_PAGES + files.log.len() / 256;
-                if seen.insert(dev, ino).is_none() {
+                if !seen.insert(dev, ino, claims) {
                     files.seen = None; // sparse numbers: sorted at the end instead
                 }
             }
@@ -330,17 +327,16 @@ impl Shared {
 }
 
 /// The (device index, inode) pairs claimed more than once, found as a walk finds them: a
-/// bitmap per log (per thread) filled claim by claim under the budget
-/// [`LinkSet::claim_files`] gives it (no larger than the log, plus a little), the bitmaps
-/// merged; inode numbers too sparse for that (a filesystem that scatters them) are sorted.
+/// bitmap per log (per thread) filled claim by claim as [`LinkSet::claim_files`] fills it
+/// (no larger than the log, plus a little), the bitmaps merged; inode numbers too sparse for
+/// that (a filesystem that scatters them) are sorted.
 #[cfg(test)]
 fn shared_inodes(logs: &[Vec<FileClaim>]) -> Shared {
     let mut bitmaps = Vec::new();
     for log in logs {
-        let mut seen = InodeBitmap::with_budget(BITMAP_BASE_PAGES);
+        let mut seen = InodeBitmap::new();
         for (n, c) in log.iter().enumerate() {
-            seen.budget = BITMAP_BASE_PAGES + (n + 1) / 256;
-            if seen.insert(c.dev, c.ino).is_none() {
+            if !seen.insert(c.dev, c.ino, n + 1) {
                 return Shared::Set(shared_by_sorting(logs));
             }
         }
@@ -466,8 +462,8 @@ mod tests {
         let mut keys: Vec<(u32, u64)> = (0..3000u64).map(|i| (0, i << 40)).collect();
         keys.push((0, 17 << 40));
         let l = log(&keys);
-        let mut seen = InodeBitmap::with_budget(16 + l.len() / 256);
-        assert!(l.iter().any(|c| seen.insert(c.dev, c.ino).is_none()));
+        let mut seen = InodeBitmap::new();
+        assert!(l.iter().any(|c| !seen.insert(c.dev, c.ino, l.len())));
         assert!(matches!(
             shared_inodes(std::slice::from_ref(&l)),
             Shared::Set(_)

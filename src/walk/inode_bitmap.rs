@@ -19,30 +19,23 @@ pub(super) struct InodeBitmap {
     /// or [`NO_PAGE`] while it has none (most pages never do).
     again_page: Vec<u32>,
     again: Vec<[u64; PAGE_WORDS]>,
-    /// Pages it may take: an insert that needs one more fails.
-    pub(super) budget: usize,
     /// The page of the last lookup: the inodes of a directory's files are mostly close.
     last: Cell<Option<((u32, u64), u32)>>,
 }
 
 const NO_PAGE: u32 = u32::MAX;
 
-/// What [`InodeBitmap::insert`] found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum Seen {
-    First,
-    Second,
-    Again,
-}
+/// Pages a bitmap may always take; past them, one per 256 claims: no larger than the claims
+/// themselves, plus a little.
+const BASE_PAGES: usize = 16;
 
 impl InodeBitmap {
-    pub(super) fn with_budget(pages: usize) -> InodeBitmap {
+    pub(super) fn new() -> InodeBitmap {
         InodeBitmap {
             pages: FxHashMap::default(),
             bits: Vec::new(),
             again_page: Vec::new(),
             again: Vec::new(),
-            budget: pages,
             last: Cell::new(None),
         }
     }
@@ -58,14 +51,15 @@ impl InodeBitmap {
         }
     }
 
-    /// Counts one more name of `(dev, ino)`; `None` when a new page would exceed the budget.
-    pub(super) fn insert(&mut self, dev: u32, ino: u64) -> Option<Seen> {
+    /// Counts one more name of `(dev, ino)`, the `claims`-th met; false when that would take
+    /// a page more than so many claims may (sparse inode numbers: sorted instead).
+    pub(super) fn insert(&mut self, dev: u32, ino: u64, claims: usize) -> bool {
         let key = (dev, ino >> PAGE_BITS);
         let page = match self.page_of(key) {
             Some(p) => p,
             None => {
-                if self.bits.len() >= self.budget {
-                    return None;
+                if self.bits.len() >= BASE_PAGES + claims / 256 {
+                    return false;
                 }
                 let p = self.bits.len() as u32;
                 self.pages.insert(key, p);
@@ -74,24 +68,15 @@ impl InodeBitmap {
                 self.last.set(Some((key, p)));
                 p
             }
-        } as usize;
-        let (word, mask) = bit_of(ino);
-        if self.bits[page][word] & mask == 0 {
-            self.bits[page][word] |= mask;
-            return Some(Seen::First);
-        }
-        if self.again_page[page] == NO_PAGE {
-            self.again_page[page] = self.again.len() as u32;
-            self.again.push([0; PAGE_WORDS]);
-        }
-        let again = &mut self.again[self.again_page[page] as usize][word];
-        let seen = if *again & mask == 0 {
-            Seen::Second
-        } else {
-            Seen::Again
         };
-        *again |= mask;
-        Some(seen)
+        let (word, mask) = bit_of(ino);
+        let bits = &mut self.bits[page as usize][word];
+        if *bits & mask == 0 {
+            *bits |= mask;
+        } else {
+            self.again_mut(page)[word] |= mask;
+        }
+        true
     }
 
     /// The bitmaps of several threads' claims as one: an inode met more than once is one met
@@ -99,7 +84,7 @@ impl InodeBitmap {
     pub(super) fn merged(bitmaps: Vec<InodeBitmap>) -> (InodeBitmap, usize) {
         let mut all = bitmaps.into_iter();
         let Some(mut acc) = all.next() else {
-            return (InodeBitmap::with_budget(0), 0);
+            return (InodeBitmap::new(), 0);
         };
         for b in all {
             for (&key, &page) in &b.pages {
@@ -156,15 +141,14 @@ impl InodeBitmap {
 
     /// Whether `(dev, ino)` was inserted more than once.
     pub(super) fn is_shared(&self, dev: u32, ino: u64) -> bool {
-        let Some(page) = self.page_of((dev, ino >> PAGE_BITS)) else {
+        let Some(again) = self
+            .page_of((dev, ino >> PAGE_BITS))
+            .and_then(|page| self.again_of(page))
+        else {
             return false;
         };
-        let again = self.again_page[page as usize];
-        if again == NO_PAGE {
-            return false;
-        }
         let (word, mask) = bit_of(ino);
-        self.again[again as usize][word] & mask != 0
+        again[word] & mask != 0
     }
 }
 
