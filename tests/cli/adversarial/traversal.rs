@@ -338,13 +338,22 @@ fn wide_and_deep(env: &TestEnv) {
 
 /// `hogs ARGS` under a resource limit set by prlimit(1), e.g. `--nofile=64` (`ulimit -n`).
 fn under_prlimit(env: &TestEnv, limit: &str, args: &[&str]) -> std::process::Output {
-    Command::new("prlimit")
-        .arg(limit)
-        .arg(hogs_bin())
+    prlimit_hogs(env, limit)
         .args(args)
-        .current_dir(env.root())
         .output()
         .expect("run prlimit hogs")
+}
+
+/// prlimit(1) running hogs (arguments to add) in the test's root, with only descriptors 0-2
+/// open: the ones the test inherited (a lock file's, say) would count against `--nofile`.
+fn prlimit_hogs(env: &TestEnv, limit: &str) -> Command {
+    let close_and_run = r#"for fd in $(ls /proc/$$/fd); do
+        if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#;
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", close_and_run, "bash", "prlimit", limit])
+        .arg(hogs_bin())
+        .current_dir(env.root());
+    cmd
 }
 
 /// Case 13: `ulimit -n 64` on a tree both wide and deep (holding a parent open for each
@@ -390,16 +399,10 @@ fn a_huge_listing_with_no_descriptor_to_spare() {
     let env = TestEnv::new();
     env.bash("mkdir huge && cd huge && for i in $(seq 1 12000); do : > f$i; done");
     let want = env.du_inodes(&["huge"]);
-    // (descriptors the test inherited, a lock file's say, are closed first: only 0-2 open)
-    let close_and_run = r#"for fd in $(ls /proc/$$/fd); do
-        if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#;
     for threads in ["2", "8"] {
-        let out = Command::new("bash")
-            .args(["-c", close_and_run, "bash", "prlimit", "--nofile=4"])
-            .arg(hogs_bin())
+        let out = prlimit_hogs(&env, "--nofile=4")
             .args(["-f", "-j", "-d", "0", "-T", threads, "huge"])
             .env("HOGS_DEBUG_WALK", "1")
-            .current_dir(env.root())
             .output()
             .expect("run prlimit hogs");
         let err = String::from_utf8_lossy(&out.stderr);
