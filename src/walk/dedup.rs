@@ -204,7 +204,12 @@ impl LinkSet {
     /// Marks every name that does not own its inode as a duplicate (it then adds nothing to
     /// any total). A directory stays with the name that was walked; among the names of a
     /// file the one met first in a depth-first walk in directory order owns it.
-    pub fn settle(self, tree: &mut Tree) {
+    ///
+    /// Gives back the claim logs and bitmaps, for the caller to drop or, when the process
+    /// exits next, to forget: freeing them unmaps the logs' pages, and every CPU that ran a
+    /// pool thread then flushes its TLB (85 us of the 3.6 ms `balanced -f`).
+    #[must_use = "the claims are dropped or forgotten by the caller"]
+    pub fn settle(self, tree: &mut Tree) -> SettledClaims {
         for shard in self.dirs.into_vec() {
             let shard = shard.into_inner().unwrap_or_else(PoisonError::into_inner);
             for id in shard.contested {
@@ -231,31 +236,47 @@ impl LinkSet {
             }
             None => Shared::Set(shared_by_sorting(&logs)),
         };
-        if shared.is_empty() {
-            return;
+        if !shared.is_empty() {
+            mark_duplicate_files(&logs, &shared, tree);
         }
-        // the owner so far of each shared inode; every name it beats, or that beats it, is
-        // marked as it is met (no sort: a hash lookup a claim; the order of the logs does
-        // not matter, the depth-first order decides)
-        let mut owners: FxHashMap<(u32, u64), NodeId> =
-            FxHashMap::with_capacity_and_hasher(shared.len(), Default::default());
-        let mut order = DirOrder::default();
-        for c in logs.iter().flatten() {
-            if !shared.contains(c.dev, c.ino) {
-                continue;
+        SettledClaims {
+            _logs: logs,
+            _shared: shared,
+        }
+    }
+}
+
+/// What [`LinkSet::settle`] leaves: the claim logs and the inodes met more than once, held
+/// only to be dropped or forgotten.
+pub struct SettledClaims {
+    _logs: Vec<Vec<FileClaim>>,
+    _shared: Shared,
+}
+
+/// Marks each name of a shared inode but its owner (the first in depth-first order) a
+/// duplicate.
+fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tree) {
+    // the owner so far of each shared inode; every name it beats, or that beats it, is
+    // marked as it is met (no sort: a hash lookup a claim; the order of the logs does
+    // not matter, the depth-first order decides)
+    let mut owners: FxHashMap<(u32, u64), NodeId> =
+        FxHashMap::with_capacity_and_hasher(shared.len(), Default::default());
+    let mut order = DirOrder::default();
+    for c in logs.iter().flatten() {
+        if !shared.contains(c.dev, c.ino) {
+            continue;
+        }
+        match owners.entry((c.dev, c.ino)) {
+            Entry::Vacant(v) => {
+                v.insert(c.id);
             }
-            match owners.entry((c.dev, c.ino)) {
-                Entry::Vacant(v) => {
-                    v.insert(c.id);
-                }
-                Entry::Occupied(mut o) => {
-                    let owner = *o.get();
-                    if order.first(tree, c.id, owner) {
-                        tree.set_flag(owner, flags::DUPLICATE);
-                        *o.get_mut() = c.id;
-                    } else {
-                        tree.set_flag(c.id, flags::DUPLICATE);
-                    }
+            Entry::Occupied(mut o) => {
+                let owner = *o.get();
+                if order.first(tree, c.id, owner) {
+                    tree.set_flag(owner, flags::DUPLICATE);
+                    *o.get_mut() = c.id;
+                } else {
+                    tree.set_flag(c.id, flags::DUPLICATE);
                 }
             }
         }

@@ -346,13 +346,16 @@ fn walk_with(
     }
 
     let mut tree = std::mem::take(&mut *lock(walker.builder)).into_tree();
-    walker.links.settle(&mut tree);
+    let claims = walker.links.settle(&mut tree);
     let errors = walker
         .errors
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
     if one_shot {
+        // the process exits after printing: nothing to gain from joining the threads or
+        // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
         std::mem::forget(walker.pool);
+        std::mem::forget(claims);
     }
     Scan::with_errors_by_path(tree, errors)
 }
