@@ -1,6 +1,35 @@
 //! Subtree totals in one reverse sweep (children always have larger ids than their parent).
 
-use super::{flags, Tree, TOTAL};
+use super::{flags, Node, Tree, TOTAL};
+
+/// What a run of siblings adds into their parent.
+struct Sums {
+    disk: u64,
+    apparent: u64,
+    entries: u32,
+    mtime: i64,
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums {
+            disk: 0,
+            apparent: 0,
+            entries: 0,
+            mtime: i64::MIN,
+        }
+    }
+}
+
+impl Sums {
+    /// (Saturating sums of unsigned numbers: the order of the additions does not matter.)
+    fn add_into(&self, p: &mut Node) {
+        p.disk = p.disk.saturating_add(self.disk);
+        p.apparent = p.apparent.saturating_add(self.apparent);
+        p.entries = p.entries.saturating_add(self.entries);
+        p.mtime = p.mtime.max(self.mtime);
+    }
+}
 
 impl Tree {
     /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
@@ -12,37 +41,54 @@ impl Tree {
     /// dropped before anything is added into it: when its last child (the first of them the
     /// sweep meets) comes, or when the sweep reaches it if it has none. (A first sweep that
     /// dropped them all was a fifth of the instructions of this one on 500k nodes.)
+    ///
+    /// Siblings are met one after the other, so their sums are kept in registers and added
+    /// into their parent once, when the sweep leaves them: added into the parent node by
+    /// node, each addition waited for the one before it through memory (138 us of the
+    /// 21,000 nodes of `balanced`).
     pub fn finish(&mut self) {
         const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        let total = &mut self.nodes[TOTAL as usize];
+        let nodes = &mut self.nodes;
+        let total = &mut nodes[TOTAL as usize];
         total.disk = 0;
         total.apparent = 0;
         total.entries = 0;
-        for id in (1..self.nodes.len()).rev() {
-            let n = &mut self.nodes[id];
+        let mut sums = Sums::default();
+        let mut parent = None;
+        for id in (1..nodes.len()).rev() {
+            let p = nodes[id].parent as usize;
+            if parent != Some(p) {
+                if let Some(q) = parent {
+                    sums.add_into(&mut nodes[q]);
+                }
+                sums = Sums::default();
+                parent = Some(p);
+                let pn = &mut nodes[p];
+                if p != TOTAL as usize
+                    && pn.has(SKIPPED)
+                    && id as u64 + 1 == u64::from(pn.first_child) + u64::from(pn.child_count)
+                {
+                    pn.disk = 0;
+                    pn.apparent = 0;
+                    pn.entries = 0;
+                }
+            }
+            let n = &mut nodes[id];
             let skipped = n.has(SKIPPED);
             if skipped && n.child_count == 0 {
                 n.disk = 0;
                 n.apparent = 0;
                 n.entries = 0;
             }
-            let (disk, apparent, entries, mtime, parent) =
-                (n.disk, n.apparent, n.entries, n.mtime, n.parent as usize);
-            let p = &mut self.nodes[parent];
-            if parent != TOTAL as usize
-                && p.has(SKIPPED)
-                && id as u64 + 1 == u64::from(p.first_child) + u64::from(p.child_count)
-            {
-                p.disk = 0;
-                p.apparent = 0;
-                p.entries = 0;
-            }
-            p.disk = p.disk.saturating_add(disk);
-            p.apparent = p.apparent.saturating_add(apparent);
-            p.entries = p.entries.saturating_add(entries);
+            sums.disk = sums.disk.saturating_add(n.disk);
+            sums.apparent = sums.apparent.saturating_add(n.apparent);
+            sums.entries = sums.entries.saturating_add(n.entries);
             if !skipped {
-                p.mtime = p.mtime.max(mtime);
+                sums.mtime = sums.mtime.max(n.mtime);
             }
+        }
+        if let Some(q) = parent {
+            sums.add_into(&mut nodes[q]);
         }
     }
 
