@@ -42,9 +42,9 @@ impl Walker<'_> {
     pub(super) fn pool(&self) -> Option<&rayon::ThreadPool> {
         let (warm, cold) = match self.opts.threads {
             Some(n) => (n, n),
-            None => *self.default_threads.get_or_init(|| {
-                default_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
-            }),
+            None => *self
+                .default_threads
+                .get_or_init(|| default_threads(sys::usable_cpus())),
         };
         if warm.max(cold) < 2 {
             return None;
