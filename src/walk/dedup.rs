@@ -234,7 +234,7 @@ impl LinkSet {
                 let (bitmap, shared) = InodeBitmap::merged(bitmaps);
                 Shared::Bitmap(bitmap, shared)
             }
-            None => Shared::Set(shared_by_sorting(&logs)),
+            None => Shared::numbered(shared_by_sorting(&logs)),
         };
         if !shared.is_empty() {
             mark_duplicate_files(&logs, &shared, tree);
@@ -256,29 +256,24 @@ pub struct SettledClaims {
 /// Marks each name of a shared inode but its owner (the first in depth-first order) a
 /// duplicate.
 fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tree) {
-    // the owner so far of each shared inode; every name it beats, or that beats it, is
-    // marked as it is met (no sort: a hash lookup a claim; the order of the logs does
-    // not matter, the depth-first order decides)
-    let mut owners: FxHashMap<(u32, u64), NodeId> =
-        FxHashMap::with_capacity_and_hasher(shared.len(), Default::default());
+    // the owner so far of each shared inode (by its index among them: no hash lookup a
+    // claim); every name it beats, or that beats it, is marked as it is met (the order of
+    // the logs does not matter, the depth-first order decides)
+    const NO_OWNER: NodeId = NodeId::MAX;
+    let mut owners = vec![NO_OWNER; shared.len()];
     let mut order = DirOrder::default();
     for c in logs.iter().flatten() {
-        if !shared.contains(c.dev, c.ino) {
+        let Some(i) = shared.index(c.dev, c.ino) else {
             continue;
-        }
-        match owners.entry((c.dev, c.ino)) {
-            Entry::Vacant(v) => {
-                v.insert(c.id);
-            }
-            Entry::Occupied(mut o) => {
-                let owner = *o.get();
-                if order.first(tree, c.id, owner) {
-                    tree.set_flag(owner, flags::DUPLICATE);
-                    *o.get_mut() = c.id;
-                } else {
-                    tree.set_flag(c.id, flags::DUPLICATE);
-                }
-            }
+        };
+        let owner = owners[i];
+        if owner == NO_OWNER {
+            owners[i] = c.id;
+        } else if order.first(tree, c.id, owner) {
+            tree.set_flag(owner, flags::DUPLICATE);
+            owners[i] = c.id;
+        } else {
+            tree.set_flag(c.id, flags::DUPLICATE);
         }
     }
 }
@@ -324,10 +319,15 @@ impl DirOrder {
 /// inode numbers were too sparse for one) a set.
 enum Shared {
     Bitmap(InodeBitmap, usize),
-    Set(FxHashSet<(u32, u64)>),
+    /// Each pair with its index among them.
+    Set(FxHashMap<(u32, u64), usize>),
 }
 
 impl Shared {
+    fn numbered(set: FxHashSet<(u32, u64)>) -> Shared {
+        Shared::Set(set.into_iter().enumerate().map(|(i, k)| (k, i)).collect())
+    }
+
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -339,10 +339,11 @@ impl Shared {
         }
     }
 
-    fn contains(&self, dev: u32, ino: u64) -> bool {
+    /// The index of a shared inode among them (0 to `len`), or `None` for one not shared.
+    fn index(&self, dev: u32, ino: u64) -> Option<usize> {
         match self {
-            Shared::Bitmap(b, _) => b.is_shared(dev, ino),
-            Shared::Set(s) => s.contains(&(dev, ino)),
+            Shared::Bitmap(b, _) => b.shared_index(dev, ino),
+            Shared::Set(s) => s.get(&(dev, ino)).copied(),
         }
     }
 }
@@ -358,7 +359,7 @@ fn shared_inodes(logs: &[Vec<FileClaim>]) -> Shared {
         let mut seen = InodeBitmap::new();
         for (n, c) in log.iter().enumerate() {
             if !seen.insert(c.dev, c.ino, n + 1) {
-                return Shared::Set(shared_by_sorting(logs));
+                return Shared::numbered(shared_by_sorting(logs));
             }
         }
         bitmaps.push(seen);
@@ -404,11 +405,19 @@ mod tests {
             .iter()
             .flatten()
             .map(|c| (c.dev, c.ino))
-            .filter(|&(dev, ino)| shared.contains(dev, ino))
+            .filter(|&(dev, ino)| shared.index(dev, ino).is_some())
             .collect();
         v.sort_unstable();
         v.dedup();
         assert_eq!(v.len(), shared.len(), "shared inodes counted as found");
+        // each has an index of its own, from 0 to their number
+        let mut indices: Vec<usize> = v.iter().filter_map(|&(d, i)| shared.index(d, i)).collect();
+        indices.sort_unstable();
+        assert_eq!(
+            indices,
+            (0..v.len()).collect::<Vec<_>>(),
+            "indices of the shared"
+        );
         v
     }
 

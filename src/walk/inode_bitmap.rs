@@ -19,6 +19,10 @@ pub(super) struct InodeBitmap {
     /// or [`NO_PAGE`] while it has none (most pages never do).
     again_page: Vec<u32>,
     again: Vec<[u64; PAGE_WORDS]>,
+    /// Per word of `again`: how many bits are set in the words before it (of every page of
+    /// `again`), so that each inode met more than once has an index of its own, from 0 to
+    /// the number of them (see [`InodeBitmap::shared_index`]). Filled by `merged`.
+    ranks: Vec<u32>,
     /// The page of the last lookup: the inodes of a directory's files are mostly close.
     last: Cell<Option<((u32, u64), u32)>>,
 }
@@ -36,6 +40,7 @@ impl InodeBitmap {
             bits: Vec::new(),
             again_page: Vec::new(),
             again: Vec::new(),
+            ranks: Vec::new(),
             last: Cell::new(None),
         }
     }
@@ -115,14 +120,19 @@ impl InodeBitmap {
                 }
             }
         }
-        let shared = acc
+        let mut shared = 0u32;
+        acc.ranks = acc
             .again
             .iter()
             .flatten()
-            .map(|w| w.count_ones() as usize)
-            .sum();
+            .map(|w| {
+                let before = shared;
+                shared += w.count_ones();
+                before
+            })
+            .collect();
         acc.last.set(None);
-        (acc, shared)
+        (acc, shared as usize)
     }
 
     /// The bits of a page's inodes met more than once, if any were.
@@ -139,16 +149,21 @@ impl InodeBitmap {
         &mut self.again[self.again_page[page as usize] as usize]
     }
 
-    /// Whether `(dev, ino)` was inserted more than once.
-    pub(super) fn is_shared(&self, dev: u32, ino: u64) -> bool {
-        let Some(again) = self
-            .page_of((dev, ino >> PAGE_BITS))
-            .and_then(|page| self.again_of(page))
-        else {
-            return false;
-        };
+    /// The index of `(dev, ino)` among the inodes inserted more than once (in the order of
+    /// their bits), or `None` when it was inserted once or never. Only after `merged`.
+    pub(super) fn shared_index(&self, dev: u32, ino: u64) -> Option<usize> {
+        let page = self.page_of((dev, ino >> PAGE_BITS))?;
+        let a = self.again_page[page as usize];
+        if a == NO_PAGE {
+            return None;
+        }
         let (word, mask) = bit_of(ino);
-        again[word] & mask != 0
+        let bits = self.again[a as usize][word];
+        if bits & mask == 0 {
+            return None;
+        }
+        let at = a as usize * PAGE_WORDS + word;
+        Some(self.ranks[at] as usize + (bits & (mask - 1)).count_ones() as usize)
     }
 }
 
