@@ -487,6 +487,35 @@ mod tests {
     }
 
     #[test]
+    fn three_threads_bitmaps_find_what_sorting_finds_in_any_order() {
+        // shared across the first and second, within the second, across the first and
+        // third, within the third on a page no other met, and a page met by one alone
+        // (the first has the most pages: the others are added to it, the third's own page
+        // with its repeat coming last or not)
+        let mut a: Vec<(u32, u64)> = (1000..2000).map(|i| (0, i)).collect();
+        a.extend([(0, 100_000), (0, 200_000)]);
+        let mut b: Vec<(u32, u64)> = (1500..2500).map(|i| (0, i)).collect();
+        b.push((0, 2400));
+        let mut c: Vec<(u32, u64)> = (5_000_000..5_000_300).map(|i| (1, i)).collect();
+        c.extend([(1, 5_000_007), (0, 1000), (0, 9_000_000)]);
+        let mut expect: Vec<(u32, u64)> = (1500..2000).map(|i| (0, i)).collect();
+        expect.extend([(0, 1000), (0, 2400), (1, 5_000_007)]);
+        expect.sort_unstable();
+        for order in [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ] {
+            let logs: Vec<Vec<FileClaim>> = order.iter().map(|&i| log([&a, &b, &c][i])).collect();
+            assert!(matches!(shared_inodes(&logs), Shared::Bitmap(..)));
+            assert_eq!(shared_of(&logs), expect, "order {order:?}");
+        }
+    }
+
+    #[test]
     fn sparse_inode_numbers_fall_back_to_sorting() {
         // every number on a page of its own: far past the budget, still right
         let mut keys: Vec<(u32, u64)> = (0..3000u64).map(|i| (0, i << 40)).collect();

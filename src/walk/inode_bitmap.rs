@@ -15,7 +15,7 @@ const PAGE_WORDS: usize = (1 << PAGE_BITS) / 64;
 pub(super) struct InodeBitmap {
     pages: FxHashMap<(u32, u64), u32>,
     bits: Vec<[u64; PAGE_WORDS]>,
-    /// Per page of `bits`: where in `again` the bits of its inodes met more than once are,
+    /// Per page: where in `again` the bits of its inodes met more than once are,
     /// or [`NO_PAGE`] while it has none (most pages never do).
     again_page: Vec<u32>,
     again: Vec<[u64; PAGE_WORDS]>,
@@ -66,6 +66,9 @@ impl InodeBitmap {
                 if self.bits.len() >= BASE_PAGES + claims / 256 {
                     return false;
                 }
+                if self.bits.capacity() == 0 {
+                    self.make_room(BASE_PAGES);
+                }
                 let p = self.bits.len() as u32;
                 self.pages.insert(key, p);
                 self.bits.push([0; PAGE_WORDS]);
@@ -85,16 +88,33 @@ impl InodeBitmap {
     }
 
     /// The bitmaps of several threads' claims as one: an inode met more than once is one met
-    /// twice by a thread, or by two of them.
-    pub(super) fn merged(bitmaps: Vec<InodeBitmap>) -> (InodeBitmap, usize) {
-        let mut all = bitmaps.into_iter();
-        let Some(mut acc) = all.next() else {
+    /// twice by a thread, or by two of them. What it gives is only to be asked
+    /// [`InodeBitmap::shared_index`] (a page met by one thread alone may keep no bits).
+    pub(super) fn merged(mut bitmaps: Vec<InodeBitmap>) -> (InodeBitmap, usize) {
+        // the largest is the one added to: the fewest pages to add
+        let Some(largest) = (0..bitmaps.len()).max_by_key(|&i| bitmaps[i].bits.len()) else {
             return (InodeBitmap::new(), 0);
         };
-        for b in all {
+        let mut acc = bitmaps.swap_remove(largest);
+        let others = bitmaps.len();
+        for (n, b) in bitmaps.into_iter().enumerate() {
+            let last = n + 1 == others;
+            acc.pages.reserve(b.pages.len());
             for (&key, &page) in &b.pages {
                 let (bits, again) = (&b.bits[page as usize], b.again_of(page));
                 match acc.pages.get(&key).copied() {
+                    // No bitmap comes after this one: of a page the others never met, only
+                    // the inodes met twice matter, and its bits are not copied (they were
+                    // half the merging of two threads' bitmaps, and a page fault each). Its
+                    // number is past the pages with bits (`again_page` outgrows `bits`).
+                    None if last => {
+                        if let Some(again) = again {
+                            let p = acc.again_page.len() as u32;
+                            acc.pages.insert(key, p);
+                            acc.again_page.push(NO_PAGE);
+                            acc.again_mut(p).copy_from_slice(again);
+                        }
+                    }
                     None => {
                         let p = acc.bits.len() as u32;
                         acc.pages.insert(key, p);
@@ -133,6 +153,14 @@ impl InodeBitmap {
             .collect();
         acc.last.set(None);
         (acc, shared as usize)
+    }
+
+    /// Room for `pages` more pages, in one allocation: grown a page at a time, the pages
+    /// were copied at every doubling, each copy into memory not yet touched.
+    fn make_room(&mut self, pages: usize) {
+        self.bits.reserve_exact(pages);
+        self.again_page.reserve_exact(pages);
+        self.pages.reserve(pages);
     }
 
     /// The bits of a page's inodes met more than once, if any were.
