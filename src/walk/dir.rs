@@ -221,6 +221,11 @@ impl Walker<'_> {
         // PARALLEL_STAT_MIN entries only: a huge directory's others are built in the tree
         // itself after the listing. Not where the tree keeps each entry's identity.)
         let fused = !stats_files && !self.opts.keep_identity;
+        // The same with stats: the first PARALLEL_STAT_MIN entries are stat'ed and placed as
+        // they are read, with no record of them, their names or their stats kept to place
+        // them from later. (Not where the tree keeps each entry's facts or times.)
+        let stat_fused = stats_files && !self.opts.keep_identity && !self.opts.keep_extra;
+        let fused_denied = std::cell::Cell::new(false);
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
         // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
         // them (two atomics and a latch per directory).
@@ -336,6 +341,18 @@ impl Walker<'_> {
                     return;
                 }
                 let kind = sys::kind_of_dirent(t);
+                if stat_fused && nodes.len() < PARALLEL_STAT_MIN {
+                    let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
+                    if matches!(stat, Some(Err(Errno::ACCESS))) {
+                        fused_denied.set(true);
+                    }
+                    let times = Times::default();
+                    placer.place_one(stat.as_ref(), kind, ino, b, times, placed, &mut |n, nb| {
+                        nodes.push(n.with_local_name(node_names.len(), nb.len()));
+                        node_names.extend_from_slice(nb);
+                    });
+                    return;
+                }
                 if let Some(kind) = kind.filter(|_| fused && nodes.len() < PARALLEL_STAT_MIN) {
                     let j = nodes.len() as NodeId;
                     if kind == EntryKind::Dir {
@@ -352,7 +369,7 @@ impl Walker<'_> {
                     node_names.extend_from_slice(b);
                     return;
                 }
-                if pool.is_some() && here.ents.len() >= PARALLEL_STAT_MIN {
+                if pool.is_some() && nodes.len() + here.ents.len() >= PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
                     if batch.listed.ents.len() == STAT_BATCH {
                         spawn(std::mem::take(&mut batch));
@@ -475,7 +492,7 @@ impl Walker<'_> {
         // No search permission: names are readable but nothing can be stat'ed. (Asked of the
         // kernel when a stat said EACCES: with -L, a link into a directory we may not search
         // fails alone, and is reported as du reports it.)
-        if (here.access_denied() || batches.iter().any(|b| b.access_denied))
+        if (fused_denied.get() || here.access_denied() || batches.iter().any(|b| b.access_denied))
             && !sys::may_search(fd.as_fd(), None)
         {
             return unreadable(Errno::ACCESS);

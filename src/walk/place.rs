@@ -3,9 +3,9 @@
 //! the batches of a huge directory, on the thread that stat'ed them, so that all the tree's
 //! lock sees is copies.
 
-use super::entries::{name_bytes, spare_room, Listed, StatBatch, SubdirName, NO_STAT};
+use super::entries::{name_bytes, spare_room, Listed, StatBatch, StatResult, SubdirName};
 use super::node_for;
-use super::sys::Errno;
+use super::sys::{Errno, Times};
 use crate::config::SizeMode;
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, StatExtra};
 
@@ -88,61 +88,76 @@ impl Placer {
     /// stat did not fail.
     pub(super) fn place(&self, c: &Listed, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
         for (i, e) in c.ents.iter().enumerate() {
-            let stat = e.stat(&c.stats);
-            let (edev, eino, nlink, eperm) = match stat {
-                Some(Err(err)) => {
-                    // vanished since listed: silent, unless -L met a dangling link
-                    if *err != Errno::NOENT || self.follow {
-                        out.failed
-                            .push((name_bytes(&c.names, e).into(), err.raw_os_error()));
-                    }
-                    continue;
-                }
-                Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
-                None => (self.dev, e.ino, 0, 0),
-            };
-            let j = out.count;
-            let mut node = match stat {
-                Some(Ok(meta)) => node_for(meta, self.mode),
-                _ => Node::new(e.kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
-            };
+            let times = c.times.get(i).copied().unwrap_or_default();
             let name = name_bytes(&c.names, e);
-            out.bytes = out.bytes.saturating_add(node.disk);
-            if node.is_dir() {
-                let stat_done = e.stat != NO_STAT;
-                if stat_done && self.one_filesystem && edev != self.root_dev {
-                    node.set_flag(flags::OTHER_FS);
-                } else {
-                    let off = out.sub_names.len() as u32;
-                    out.sub_names.extend_from_slice(name);
-                    out.sub_names.push(0);
-                    if stat_done && self.dedup_dirs {
-                        out.dir_claims.push(((edev, eino), j, (off, eperm)));
-                    } else {
-                        out.subdirs.push((j, off, edev, stat_done.then_some(eperm)));
-                    }
-                }
-            } else if nlink > 1 || self.dedup_files || (self.count_mode && e.stat == NO_STAT) {
-                // count mode has no link count: every inode goes through the set
-                out.file_claims.push(((edev, eino), j));
-            }
-            if self.keep_facts {
-                out.facts.push(match stat {
-                    Some(Ok(m)) => {
-                        let t = c.times.get(i).copied().unwrap_or_default();
-                        let links = if m.nlink > 1 && m.kind != EntryKind::Dir {
-                            m.nlink
-                        } else {
-                            0
-                        };
-                        (m.extra(t), (m.dev, m.ino), links)
-                    }
-                    _ => (StatExtra::default(), (self.dev, e.ino), 0),
-                });
-            }
-            emit(node, name);
-            out.count += 1;
+            self.place_one(e.stat(&c.stats), e.kind, e.ino, name, times, out, &mut emit);
         }
+    }
+
+    /// Places one entry: its stat (`None` when it was not stat'ed), its type and inode
+    /// from the listing, its name.
+    #[allow(clippy::too_many_arguments)] // an entry's parts, as the listing gives them
+    #[inline]
+    pub(super) fn place_one(
+        &self,
+        stat: Option<&StatResult>,
+        kind: Option<EntryKind>,
+        ino: u64,
+        name: &[u8],
+        times: Times,
+        out: &mut Placed,
+        emit: &mut impl FnMut(Node, &[u8]),
+    ) {
+        let (edev, eino, nlink, eperm) = match stat {
+            Some(Err(err)) => {
+                // vanished since listed: silent, unless -L met a dangling link
+                if *err != Errno::NOENT || self.follow {
+                    out.failed.push((name.into(), err.raw_os_error()));
+                }
+                return;
+            }
+            Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),
+            None => (self.dev, ino, 0, 0),
+        };
+        let j = out.count;
+        let mut node = match stat {
+            Some(Ok(meta)) => node_for(meta, self.mode),
+            _ => Node::new(kind.unwrap_or(EntryKind::Other), 0, 0, 0, 0),
+        };
+        out.bytes = out.bytes.saturating_add(node.disk);
+        let stat_done = stat.is_some();
+        if node.is_dir() {
+            if stat_done && self.one_filesystem && edev != self.root_dev {
+                node.set_flag(flags::OTHER_FS);
+            } else {
+                let off = out.sub_names.len() as u32;
+                out.sub_names.extend_from_slice(name);
+                out.sub_names.push(0);
+                if stat_done && self.dedup_dirs {
+                    out.dir_claims.push(((edev, eino), j, (off, eperm)));
+                } else {
+                    out.subdirs.push((j, off, edev, stat_done.then_some(eperm)));
+                }
+            }
+        } else if nlink > 1 || self.dedup_files || (self.count_mode && !stat_done) {
+            // count mode has no link count: every inode goes through the set
+            out.file_claims.push(((edev, eino), j));
+        }
+        if self.keep_facts {
+            out.facts.push(match stat {
+                Some(Ok(m)) => {
+                    let links = if m.nlink > 1 && m.kind != EntryKind::Dir {
+                        m.nlink
+                    } else {
+                        0
+                    };
+                    (m.extra(times), (m.dev, m.ino), links)
+                }
+                _ => (StatExtra::default(), (self.dev, ino), 0),
+            });
+        }
+        emit(node, name);
+        out.count += 1;
     }
 
     /// Makes a stat'ed batch its nodes, on the thread that stat'ed it, and lets go of its
