@@ -225,7 +225,7 @@ impl Walker<'_> {
         // they are read, with no record of them, their names or their stats kept to place
         // them from later. (Not where the tree keeps each entry's facts or times.)
         let stat_fused = stats_files && !self.opts.keep_identity && !self.opts.keep_extra;
-        let fused_denied = std::cell::Cell::new(false);
+        let mut fused_denied = false;
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
         // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
         // them (two atomics and a latch per directory).
@@ -343,9 +343,7 @@ impl Walker<'_> {
                 let kind = sys::kind_of_dirent(t);
                 if stat_fused && nodes.len() < PARALLEL_STAT_MIN {
                     let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
-                    if matches!(stat, Some(Err(Errno::ACCESS))) {
-                        fused_denied.set(true);
-                    }
+                    fused_denied |= matches!(stat, Some(Err(Errno::ACCESS)));
                     let times = Times::default();
                     placer.place_one(stat.as_ref(), kind, ino, b, times, placed, &mut |n, nb| {
                         nodes.push(n.with_local_name(node_names.len(), nb.len()));
@@ -492,7 +490,7 @@ impl Walker<'_> {
         // No search permission: names are readable but nothing can be stat'ed. (Asked of the
         // kernel when a stat said EACCES: with -L, a link into a directory we may not search
         // fails alone, and is reported as du reports it.)
-        if (fused_denied.get() || here.access_denied() || batches.iter().any(|b| b.access_denied))
+        if (fused_denied || here.access_denied() || batches.iter().any(|b| b.access_denied))
             && !sys::may_search(fd.as_fd(), None)
         {
             return unreadable(Errno::ACCESS);
