@@ -77,7 +77,7 @@ if ((COLD)); then RUNS=${RUNS:-3} WARMUP=${WARMUP:-0}; else RUNS=${RUNS:-10} WAR
 [[ $SLOW =~ ^[0-9]+([.][0-9]+)?$ ]] || die "-s: seconds, not '$SLOW'"
 for d in "${EXTRA_DIRS[@]}"; do [[ -d $d ]] || die "not a directory: $d"; done
 
-HOGS_BIN="${HOGS_BIN:-${CARGO_TARGET_DIR:-$REPO/target}/release/hogs}"
+HOGS_BIN="${HOGS_BIN:-}"   # default: the newest release build (found after building)
 FLOOR_SRC="${FLOOR_SRC:-/work/shared/bench/floor.c}"
 FLOOR_BIN="${FLOOR_BIN:-/tmp/hogs-bench-bin/floor}"
 HOGS_Q=$HOGS_BIN FLOOR_Q=$FLOOR_BIN  # unquoted copies; invocation() quotes them
@@ -219,6 +219,17 @@ fi
 if ((!NO_BUILD)); then
   note "building hogs: cargo build --release (in $REPO)"
   (cd "$REPO" && cargo build --release --quiet)
+fi
+if [[ -z $HOGS_BIN ]]; then
+  # .cargo/config.toml names the host as the target (a static binary): the build is then in
+  # target/<host triple>/release; without that file, in target/release
+  target_dir=${CARGO_TARGET_DIR:-$REPO/target}
+  host=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
+  HOGS_BIN=$target_dir/release/hogs
+  if [[ -n $host && -x $target_dir/$host/release/hogs ]] &&
+    [[ ! -x $HOGS_BIN || $target_dir/$host/release/hogs -nt $HOGS_BIN ]]; then
+    HOGS_BIN=$target_dir/$host/release/hogs
+  fi
 fi
 [[ -x $HOGS_BIN ]] || die "no hogs binary at $HOGS_BIN (build it, or set HOGS_BIN)"
 
