@@ -115,6 +115,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         threads: Some(threads),
         keep_identity: false,
         keep_extra: false,
+        fold_files: false,
     }
 }
 

@@ -114,6 +114,9 @@ pub struct WalkOptions {
     /// Record every node's owner and mode in [`crate::tree::Tree::owners`] (ncdu's extended
     /// export).
     pub keep_extra: bool,
+    /// Make no node of a file: its sizes go into its directory's. For a view of totals
+    /// only (`-d 0`), which shows no file: the walk then keeps what `du -s` keeps.
+    pub fold_files: bool,
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).
@@ -477,6 +480,19 @@ impl Config {
                 keep_extra: export.as_ref().is_some_and(|e| e.extended)
                     || !filters.times.is_empty()
                     || filetime.is_some(),
+                // only the paths' own lines are shown, no file below them: -d 0 of the tree
+                // of bars, with nothing that looks at files one by one (-e, -v, time
+                // filters, -t, -F, -m) or keeps them (exports, the interactive view, --diff)
+                fold_files: depth == Some(0)
+                    && export.is_none()
+                    && interactive.is_none()
+                    && diff.is_none()
+                    && import.is_none()
+                    && !cli.output_json
+                    && !cli.only_file
+                    && !cli.file_types
+                    && !filters.is_active()
+                    && filetime.is_none(),
             },
             filters,
             view: ViewOptions {

@@ -284,6 +284,13 @@ impl Tree {
         self.nodes[id as usize].set_flag(flag);
     }
 
+    /// Takes one entry off a directory's own count: a name of an inode that another name
+    /// counts, summed into the directory rather than made a node (a walk of totals only).
+    pub fn uncount_entry(&mut self, id: NodeId) {
+        let n = &mut self.nodes[id as usize];
+        n.entries = n.entries.saturating_sub(1);
+    }
+
     /// The scanned `(dev, ino)` of a node, if identities were kept.
     pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
         self.identity.get(id as usize).copied()

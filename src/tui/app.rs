@@ -355,6 +355,7 @@ mod tests {
                 threads: Some(1),
                 keep_identity: true,
                 keep_extra: false,
+                fold_files: false,
             },
             PathFilters::default(),
             Options {

@@ -269,6 +269,17 @@ fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tre
         let owner = owners[i];
         if owner == NO_OWNER {
             owners[i] = c.id;
+            continue;
+        }
+        // a name summed into its directory (only totals are shown, and -f read no link
+        // count): which name counts does not matter, only that one does
+        let folded = tree.node(c.id).is_dir();
+        if folded || tree.node(owner).is_dir() {
+            if folded {
+                tree.uncount_entry(c.id);
+            } else {
+                tree.set_flag(c.id, flags::DUPLICATE);
+            }
         } else if order.first(tree, c.id, owner) {
             tree.set_flag(owner, flags::DUPLICATE);
             owners[i] = c.id;

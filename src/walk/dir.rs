@@ -11,7 +11,7 @@ use super::entries::{
     name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
 };
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
-use super::place::{Placed, Placer};
+use super::place::{Placed, Placer, FOLDED_INTO_DIR};
 use super::split::{drop_empty_spans, SPAN_BASE};
 use super::sys::{self, Errno, Meta, Times};
 use super::{lock, lock_briefly_held, ErrorAt, ErrorKind, Walker};
@@ -226,6 +226,12 @@ impl Walker<'_> {
         // them from later. (Not where the tree keeps each entry's facts or times.)
         let stat_fused = stats_files && !self.opts.keep_identity && !self.opts.keep_extra;
         let mut fused_denied = false;
+        // Only totals are shown: files are summed into this directory as they are read (no
+        // node, no name kept), whatever its size.
+        let fold = self.opts.fold_files;
+        let fold_unstated = self.fold_unstated;
+        // entries read and kept (not left out by -X or -i), for where the fusing stops
+        let mut met = 0usize;
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
         // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
         // them (two atomics and a latch per directory).
@@ -250,6 +256,8 @@ impl Walker<'_> {
             dedup_dirs: self.dedup_dirs,
             dedup_files: self.dedup_files,
             keep_facts: self.opts.keep_identity || self.opts.keep_extra,
+            fold_files: fold,
+            fold_unstated,
             dev,
             root_dev: job.root_dev,
         };
@@ -341,7 +349,8 @@ impl Walker<'_> {
                     return;
                 }
                 let kind = sys::kind_of_dirent(t);
-                if stat_fused && nodes.len() < PARALLEL_STAT_MIN {
+                met += 1;
+                if stat_fused && met <= PARALLEL_STAT_MIN {
                     let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
                     fused_denied |= matches!(stat, Some(Err(Errno::ACCESS)));
                     let times = Times::default();
@@ -351,7 +360,14 @@ impl Walker<'_> {
                     });
                     return;
                 }
-                if let Some(kind) = kind.filter(|_| fused && nodes.len() < PARALLEL_STAT_MIN) {
+                if let Some(kind) =
+                    kind.filter(|_| fused && (fold_unstated || met <= PARALLEL_STAT_MIN))
+                {
+                    if fold_unstated && kind != EntryKind::Dir {
+                        placed.file_claims.push(((dev, ino), FOLDED_INTO_DIR));
+                        placed.folded.entries = placed.folded.entries.saturating_add(1);
+                        return;
+                    }
                     let j = nodes.len() as NodeId;
                     if kind == EntryKind::Dir {
                         let off = placed.sub_names.len() as u32;
@@ -367,7 +383,7 @@ impl Walker<'_> {
                     node_names.extend_from_slice(b);
                     return;
                 }
-                if pool.is_some() && nodes.len() + here.ents.len() >= PARALLEL_STAT_MIN {
+                if pool.is_some() && met > PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
                     if batch.listed.ents.len() == STAT_BATCH {
                         spawn(std::mem::take(&mut batch));
@@ -499,7 +515,10 @@ impl Walker<'_> {
         // go unnoticed (its names listed, none of them reachable): ask once, as du's stats do.
         let fused_count = nodes.len();
         if count_mode
-            && (fused_count > 0 || here.unstated() || batches.iter().any(|b| b.unstated))
+            && (fused_count > 0
+                || placed.folded.entries > 0
+                || here.unstated()
+                || batches.iter().any(|b| b.unstated))
             && !self.searches_everywhere
             && !sys::may_search(fd.as_fd(), perm)
         {
@@ -553,13 +572,14 @@ impl Walker<'_> {
             }
         }
         let count = placed.count;
-        let kept = u64::from(count);
+        let kept = u64::from(count) + u64::from(placed.folded.entries);
         let (first, room) = {
             let built_in_place = held.is_some();
             let mut b = held.unwrap_or_else(|| lock_briefly_held(self.builder));
             if let Some((meta, times)) = &own {
                 set_own(&mut b, job.node, meta, *times);
             }
+            placed.folded.into_dir(b.node_mut(job.node));
             let first = if built_in_place {
                 b.close_children(job.node, count)
             } else {
@@ -593,7 +613,10 @@ impl Walker<'_> {
             sd.0 += first;
         }
         for c in file_claims.iter_mut() {
-            c.1 += first;
+            c.1 = match c.1 {
+                FOLDED_INTO_DIR => job.node,
+                j => j + first,
+            };
         }
         for &(key, j, (off, perm)) in dir_claims.iter() {
             let id = first + j;

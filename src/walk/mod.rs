@@ -176,6 +176,11 @@ struct Walker<'a> {
     /// directory that opens can be counted without a look at its permission bits, so it
     /// needs no stat unless it is a mount point (see `Walker::scan_dir_with`).
     searches_everywhere: bool,
+    /// Only totals are shown ([`WalkOptions::fold_files`]) of one path: a file -f reads no
+    /// link count of is summed into its directory too, its repeats taken off there (which
+    /// of its names counts does not matter under one path; under several, the first
+    /// path's must, as du counts it).
+    fold_unstated: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -266,6 +271,7 @@ fn walk_with(
         searches_everywhere: opts.mode == SizeMode::Count
             && !opts.keep_extra
             && sys::searches_everywhere(),
+        fold_unstated: opts.fold_files && paths.len() == 1,
     };
 
     // Stat every argument first (in order), so the roots are contiguous children of TOTAL.

@@ -21,9 +21,53 @@ pub(super) struct Placer {
     pub(super) dedup_files: bool,
     /// The tree keeps each node's identity or owner and times ([`Placed::facts`]).
     pub(super) keep_facts: bool,
+    /// Files are summed into their directory, not made nodes ([`Placed::folded`]): those
+    /// that count once whatever their other names, and with `fold_unstated` those -f read
+    /// no link count of.
+    pub(super) fold_files: bool,
+    pub(super) fold_unstated: bool,
     /// Device of the directory, and of the root it is under (for -x).
     pub(super) dev: u64,
     pub(super) root_dev: u64,
+}
+
+/// The claim of a file summed into its directory ([`Placer::fold_files`]): its inode is
+/// claimed in the directory's name, and a repeat takes one entry off the directory.
+pub(super) const FOLDED_INTO_DIR: NodeId = NodeId::MAX;
+
+/// Sizes of the files summed into their directory instead of made nodes.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Folded {
+    pub(super) disk: u64,
+    pub(super) apparent: u64,
+    pub(super) entries: u32,
+    pub(super) mtime: Option<i64>,
+}
+
+impl Folded {
+    fn add(&mut self, n: &Node) {
+        self.disk = self.disk.saturating_add(n.disk);
+        self.apparent = self.apparent.saturating_add(n.apparent);
+        self.entries = self.entries.saturating_add(n.entries);
+        self.mtime = self.mtime.max(Some(n.mtime));
+    }
+
+    pub(super) fn add_all(&mut self, o: &Folded) {
+        self.disk = self.disk.saturating_add(o.disk);
+        self.apparent = self.apparent.saturating_add(o.apparent);
+        self.entries = self.entries.saturating_add(o.entries);
+        self.mtime = self.mtime.max(o.mtime);
+    }
+
+    /// Adds the files to the sizes of the directory they were read from.
+    pub(super) fn into_dir(self, dir: &mut Node) {
+        dir.disk = dir.disk.saturating_add(self.disk);
+        dir.apparent = dir.apparent.saturating_add(self.apparent);
+        dir.entries = dir.entries.saturating_add(self.entries);
+        if let Some(t) = self.mtime {
+            dir.mtime = dir.mtime.max(t);
+        }
+    }
 }
 
 /// What placing a directory's entries gives besides their nodes. Node ids are relative to
@@ -38,8 +82,11 @@ pub(super) struct Placed {
     pub(super) subdirs: Vec<(NodeId, u32, u64, Option<u32>)>,
     /// (inode, node, name) of the directories that are walked only if they win their claim.
     pub(super) dir_claims: Vec<(LinkKey, NodeId, SubdirName)>,
-    /// (inode, node) of the files that may share their inode with another name.
+    /// (inode, node) of the files that may share their inode with another name (the node
+    /// [`FOLDED_INTO_DIR`] for a file summed into `folded`).
     pub(super) file_claims: Vec<(LinkKey, NodeId)>,
+    /// The files not made nodes ([`Placer::fold_files`]).
+    pub(super) folded: Folded,
     /// NUL-terminated names of the subdirectories (grown in place, not per directory: a
     /// chain of reallocs a directory made the threads meet on the allocator's lock).
     pub(super) sub_names: Vec<u8>,
@@ -60,6 +107,7 @@ impl Placed {
         self.sub_names.clear();
         self.failed.clear();
         self.facts.clear();
+        self.folded = Folded::default();
     }
 
     /// Takes in what a batch placed, after what is here.
@@ -74,7 +122,11 @@ impl Placed {
         );
         let file_claims = other.file_claims.iter();
         self.file_claims
-            .extend(file_claims.map(|&(key, j)| (key, j + base)));
+            .extend(file_claims.map(|&(key, j)| match j {
+                FOLDED_INTO_DIR => (key, j),
+                _ => (key, j + base),
+            }));
+        self.folded.add_all(&other.folded);
         self.sub_names.extend_from_slice(&other.sub_names);
         self.failed.append(&mut other.failed);
         self.facts.append(&mut other.facts);
@@ -126,6 +178,17 @@ impl Placer {
         };
         out.bytes = out.bytes.saturating_add(node.disk);
         let stat_done = stat.is_some();
+        let claims = nlink > 1 || self.dedup_files || (self.count_mode && !stat_done);
+        // a file summed into its directory, unless it is a name of an inode that may be
+        // shared: which of its names counts is decided after the walk, a node each
+        // (without a stat, -f, under one path, its repeats are taken off the directory)
+        if self.fold_files && !node.is_dir() && (!claims || (!stat_done && self.fold_unstated)) {
+            if claims {
+                out.file_claims.push(((edev, eino), FOLDED_INTO_DIR));
+            }
+            out.folded.add(&node);
+            return;
+        }
         if node.is_dir() {
             if stat_done && self.one_filesystem && edev != self.root_dev {
                 node.set_flag(flags::OTHER_FS);
@@ -139,7 +202,7 @@ impl Placer {
                     out.subdirs.push((j, off, edev, stat_done.then_some(eperm)));
                 }
             }
-        } else if nlink > 1 || self.dedup_files || (self.count_mode && !stat_done) {
+        } else if claims {
             // count mode has no link count: every inode goes through the set
             out.file_claims.push(((edev, eino), j));
         }

@@ -19,6 +19,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         threads: Some(threads),
         keep_identity,
         keep_extra: false,
+        fold_files: false,
     }
 }
 

@@ -75,6 +75,7 @@ fn export_then_import_gives_back_the_scanned_tree() {
             threads: Some(2),
             keep_identity: true,
             keep_extra: extended,
+            fold_files: false,
         };
         let root: OsString = env.path("d").into();
         let scan = walk(&[root], &opts, &Progress::default());

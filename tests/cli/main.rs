@@ -26,4 +26,5 @@ mod output;
 mod shapes;
 mod sizes;
 mod syscalls;
+mod totals;
 mod tui;

@@ -37,6 +37,7 @@ pub fn walk_options(mode: SizeMode) -> WalkOptions {
         threads: Some(2),
         keep_identity: true,
         keep_extra: false,
+        fold_files: false,
     }
 }
 
