@@ -284,11 +284,11 @@ impl Tree {
         self.nodes[id as usize].set_flag(flag);
     }
 
-    /// Takes one entry off a directory's own count: a name of an inode that another name
-    /// counts, summed into the directory rather than made a node (a walk of totals only).
-    pub fn uncount_entry(&mut self, id: NodeId) {
-        let n = &mut self.nodes[id as usize];
-        n.entries = n.entries.saturating_sub(1);
+    /// Takes `n` entries off a directory's own count: names of inodes that other names
+    /// count, summed into the directory rather than made nodes (a walk of totals only).
+    pub fn uncount_entries(&mut self, id: NodeId, n: u32) {
+        let node = &mut self.nodes[id as usize];
+        node.entries = node.entries.saturating_sub(n);
     }
 
     /// The scanned `(dev, ino)` of a node, if identities were kept.

@@ -57,6 +57,12 @@ struct FileClaims {
     /// (finding them after the walk, on one thread, was half of the settling of `links`,
     /// 0.15 ms of `balanced -f`). `None` once its inode numbers turned out too sparse.
     seen: Option<InodeBitmap>,
+    /// Files summed into their directories ([`LinkSet::count_folded`]): how many claimed,
+    /// and how many in each directory; their inodes go into `seen`, or, once that gave up,
+    /// into `folded_set`.
+    folded: usize,
+    folded_dirs: Vec<(NodeId, u32)>,
+    folded_set: Option<FxHashSet<(u32, u64)>>,
 }
 
 impl Default for FileClaims {
@@ -66,6 +72,9 @@ impl Default for FileClaims {
             log: Vec::new(),
             ready: 0,
             seen: Some(InodeBitmap::new()),
+            folded: 0,
+            folded_dirs: Vec::new(),
+            folded_set: None,
         }
     }
 }
@@ -161,21 +170,7 @@ impl LinkSet {
         }
         files.log.reserve(claims.len());
         for &((dev, ino), id) in claims {
-            let dev = match last {
-                Some((d, i)) if d == dev => i,
-                _ => {
-                    let i = match files.devs.iter().rfind(|(d, _)| *d == dev) {
-                        Some(&(_, i)) => i,
-                        None => {
-                            let i = self.dev_index(dev);
-                            files.devs.push((dev, i));
-                            i
-                        }
-                    };
-                    last = Some((dev, i));
-                    i
-                }
-            };
+            let dev = self.dev_of(&mut files.devs, &mut last, dev);
             files.log.push(FileClaim { ino, dev, id });
             let claims = files.log.len();
             if let Some(seen) = files.seen.as_mut() {
@@ -188,6 +183,56 @@ impl LinkSet {
             crate::tree::span_ahead(&files.log, files.ready.max(LOG_AHEAD), LOG_AHEAD);
         files.ready = ready;
         super::sys::prefault(addr, len);
+    }
+
+    /// Records that the files of directory `dir` named these inodes, each summed into it
+    /// (totals only, -f, one path): how many names each inode has does not matter, only
+    /// how many inodes there are, so no claim is logged, only its inode in a bitmap.
+    pub fn count_folded(&self, dir: NodeId, claims: &[(LinkKey, NodeId)]) {
+        if claims.is_empty() {
+            return;
+        }
+        let mut files = self.thread_log();
+        let files = &mut *files;
+        let mut last: Option<(u64, u32)> = None;
+        files.folded_dirs.push((dir, claims.len() as u32));
+        for &((dev, ino), _) in claims {
+            let dev = self.dev_of(&mut files.devs, &mut last, dev);
+            files.folded += 1;
+            if let Some(set) = files.folded_set.as_mut() {
+                set.insert((dev, ino));
+            } else if let Some(seen) = files.seen.as_mut() {
+                if !seen.insert(dev, ino, files.folded) {
+                    // sparse numbers: a set from here on
+                    let mut set = FxHashSet::default();
+                    seen.for_each(|d, i| {
+                        set.insert((d, i));
+                    });
+                    set.insert((dev, ino));
+                    files.folded_set = Some(set);
+                    files.seen = None;
+                }
+            }
+        }
+    }
+
+    /// The index of `dev` in [`LinkSet::devs`], known to this thread or asked.
+    fn dev_of(&self, devs: &mut Vec<(u64, u32)>, last: &mut Option<(u64, u32)>, dev: u64) -> u32 {
+        match *last {
+            Some((d, i)) if d == dev => i,
+            _ => {
+                let i = match devs.iter().rfind(|(d, _)| *d == dev) {
+                    Some(&(_, i)) => i,
+                    None => {
+                        let i = self.dev_index(dev);
+                        devs.push((dev, i));
+                        i
+                    }
+                };
+                *last = Some((dev, i));
+                i
+            }
+        }
     }
 
     fn dev_index(&self, dev: u64) -> u32 {
@@ -218,8 +263,15 @@ impl LinkSet {
         }
         let mut logs: Vec<Vec<FileClaim>> = Vec::new();
         let mut seen: Option<Vec<InodeBitmap>> = Some(Vec::new());
+        let mut folded = Folded::default();
         for m in self.files.into_vec() {
-            let files = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let mut files = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            if files.folded > 0 {
+                // (a walk that sums files into directories logs no claim)
+                debug_assert!(files.log.is_empty());
+                folded.take(&mut files);
+                continue;
+            }
             if files.log.is_empty() {
                 continue;
             }
@@ -239,9 +291,11 @@ impl LinkSet {
         if !shared.is_empty() {
             mark_duplicate_files(&logs, &shared, tree);
         }
+        let folded = folded.settle(tree);
         SettledClaims {
             _logs: logs,
             _shared: shared,
+            _folded: folded,
         }
     }
 }
@@ -251,6 +305,59 @@ impl LinkSet {
 pub struct SettledClaims {
     _logs: Vec<Vec<FileClaim>>,
     _shared: Shared,
+    _folded: Folded,
+}
+
+/// Every thread's files summed into their directories ([`LinkSet::count_folded`]).
+#[derive(Default)]
+struct Folded {
+    claims: usize,
+    dirs: Vec<(NodeId, u32)>,
+    bitmaps: Vec<InodeBitmap>,
+    sets: Vec<FxHashSet<(u32, u64)>>,
+}
+
+impl Folded {
+    fn take(&mut self, files: &mut FileClaims) {
+        self.claims += files.folded;
+        self.dirs.append(&mut files.folded_dirs);
+        self.bitmaps.extend(files.seen.take());
+        self.sets.extend(files.folded_set.take());
+    }
+
+    /// Takes the names past the first of each inode off the directories they were summed
+    /// into. Under one path it does not matter which directories: each keeps at least
+    /// itself, and only the path's total is shown.
+    fn settle(mut self, tree: &mut Tree) -> Folded {
+        if self.claims == 0 {
+            return self;
+        }
+        let inodes = if self.sets.is_empty() {
+            InodeBitmap::union_len(std::mem::take(&mut self.bitmaps))
+        } else {
+            let mut all = std::mem::take(&mut self.sets).into_iter();
+            let mut set = all.next().unwrap_or_default();
+            for s in all {
+                set.extend(s);
+            }
+            for b in &self.bitmaps {
+                b.for_each(|d, i| {
+                    set.insert((d, i));
+                });
+            }
+            set.len()
+        };
+        let mut repeats = self.claims.saturating_sub(inodes);
+        for &(dir, n) in &self.dirs {
+            if repeats == 0 {
+                break;
+            }
+            let off = repeats.min(n as usize);
+            tree.uncount_entries(dir, off as u32);
+            repeats -= off;
+        }
+        self
+    }
 }
 
 /// Marks each name of a shared inode but its owner (the first in depth-first order) a
@@ -269,17 +376,6 @@ fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tre
         let owner = owners[i];
         if owner == NO_OWNER {
             owners[i] = c.id;
-            continue;
-        }
-        // a name summed into its directory (only totals are shown, and -f read no link
-        // count): which name counts does not matter, only that one does
-        let folded = tree.node(c.id).is_dir();
-        if folded || tree.node(owner).is_dir() {
-            if folded {
-                tree.uncount_entry(c.id);
-            } else {
-                tree.set_flag(c.id, flags::DUPLICATE);
-            }
         } else if order.first(tree, c.id, owner) {
             tree.set_flag(owner, flags::DUPLICATE);
             owners[i] = c.id;
@@ -480,6 +576,48 @@ mod tests {
             }
         }
         assert!(order.dirs.len() > 10, "directory pairs were remembered");
+    }
+
+    /// Files summed into their directories (-f, totals only) are counted once per inode
+    /// whichever way each thread held their inodes: two threads with dense numbers (bitmaps
+    /// merged), with sparse ones (the sets a bitmap gives way to), and one of each.
+    #[test]
+    fn folded_claims_count_each_inode_once_from_bitmaps_and_sets() {
+        use crate::tree::{EntryKind, Node, TreeBuilder};
+        let dense = |r: std::ops::RangeInclusive<u64>| r.map(|i| (5, i)).collect::<Vec<_>>();
+        let sparse = |r: std::ops::RangeInclusive<u64>| r.map(|i| (5, i << 40)).collect();
+        let mut mixed = dense(1..=1000);
+        mixed.extend(sparse(1..=50)); // 50 pages: within a bitmap's budget
+        let cases: [(Vec<LinkKey>, Vec<LinkKey>, u32); 3] = [
+            (dense(1..=3000), dense(2001..=3500), 3500),
+            (sparse(1..=3000), sparse(2001..=3500), 3500),
+            (sparse(1..=3000), mixed, 4000),
+        ];
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool of two threads");
+        for (a, mut b, inodes) in cases {
+            b.extend([b[0], b[0]]); // an inode named three times by one thread
+            let links = LinkSet::new(false);
+            let mut tree = TreeBuilder::new();
+            let dir = || Node::new(EntryKind::Dir, 0, 0, 0, 0);
+            let root = tree.add_roots(vec![(b"r".to_vec(), dir())]);
+            let kids = vec![(dir(), &b"a"[..]), (dir(), &b"b"[..])];
+            let first = tree.add_children(root, kids.into_iter());
+            let claims = [&a, &b].map(|keys| keys.iter().map(|&k| (k, 0)).collect::<Vec<_>>());
+            for (i, c) in claims.iter().enumerate() {
+                tree.node_mut(first + i as NodeId).entries = 1 + c.len() as u32;
+            }
+            pool.broadcast(|ctx| {
+                let i = ctx.index();
+                links.count_folded(first + i as NodeId, &claims[i]);
+            });
+            let mut tree = tree.into_tree();
+            let _ = links.settle(&mut tree);
+            let counted = tree.node(first).entries + tree.node(first + 1).entries;
+            assert_eq!(counted, 2 + inodes, "the two directories and their inodes");
+        }
     }
 
     #[test]

@@ -229,7 +229,8 @@ impl Walker<'_> {
         // Only totals are shown: files are summed into this directory as they are read (no
         // node, no name kept), whatever its size.
         let fold = self.opts.fold_files;
-        let fold_unstated = self.fold_unstated;
+        // (-f: every file's inode is counted, none logged: see `LinkSet::count_folded`)
+        let fold_unstated = self.fold_unstated && count_mode;
         // entries read and kept (not left out by -X or -i), for where the fusing stops
         let mut met = 0usize;
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
@@ -612,11 +613,13 @@ impl Walker<'_> {
         for sd in subdirs.iter_mut() {
             sd.0 += first;
         }
+        if fold_unstated {
+            // every claim is of a file summed into this directory
+            self.links.count_folded(job.node, file_claims);
+            file_claims.clear();
+        }
         for c in file_claims.iter_mut() {
-            c.1 = match c.1 {
-                FOLDED_INTO_DIR => job.node,
-                j => j + first,
-            };
+            c.1 += first;
         }
         for &(key, j, (off, perm)) in dir_claims.iter() {
             let id = first + j;

@@ -160,6 +160,52 @@ impl InodeBitmap {
         (acc, shared as usize)
     }
 
+    /// Calls `f` with every (device index, inode) inserted.
+    pub(super) fn for_each(&self, mut f: impl FnMut(u32, u64)) {
+        for (&(dev, hi), &page) in &self.pages {
+            let Some(bits) = self.bits.get(page as usize) else {
+                continue; // (a merged bitmap's pages past `bits` keep only repeats)
+            };
+            for (w, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let bit = word.trailing_zeros() as u64;
+                    f(dev, (hi << PAGE_BITS) | (w as u64 * 64 + bit));
+                    word &= word - 1;
+                }
+            }
+        }
+    }
+
+    /// How many different inodes these bitmaps hold together.
+    pub(super) fn union_len(mut bitmaps: Vec<InodeBitmap>) -> usize {
+        let Some(largest) = (0..bitmaps.len()).max_by_key(|&i| bitmaps[i].bits.len()) else {
+            return 0;
+        };
+        let mut acc = bitmaps.swap_remove(largest);
+        for b in bitmaps {
+            for (&key, &page) in &b.pages {
+                let bits = &b.bits[page as usize];
+                match acc.pages.get(&key).copied() {
+                    Some(p) => {
+                        for (m, w) in acc.bits[p as usize].iter_mut().zip(bits) {
+                            *m |= w;
+                        }
+                    }
+                    None => {
+                        acc.pages.insert(key, acc.bits.len() as u32);
+                        acc.bits.push(*bits);
+                    }
+                }
+            }
+        }
+        acc.bits
+            .iter()
+            .flatten()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
     /// Room for `pages` more pages, in one allocation: grown a page at a time, the pages
     /// were copied at every doubling, each copy into memory not yet touched.
     fn make_room(&mut self, pages: usize) {

@@ -31,8 +31,8 @@ pub(super) struct Placer {
     pub(super) root_dev: u64,
 }
 
-/// The claim of a file summed into its directory ([`Placer::fold_files`]): its inode is
-/// claimed in the directory's name, and a repeat takes one entry off the directory.
+/// The claim of a file summed into its directory ([`Placer::fold_unstated`]): only its
+/// inode counts (see `LinkSet::count_folded`).
 pub(super) const FOLDED_INTO_DIR: NodeId = NodeId::MAX;
 
 /// Sizes of the files summed into their directory instead of made nodes.
