@@ -118,3 +118,48 @@ fn totals_of_several_paths_count_a_shared_inode_in_the_first() {
         }
     }
 }
+
+/// A directory that can be listed but not searched, small or so large that -f splits its
+/// listing between threads: summed as read, its names must still be found unreachable (one
+/// line, exit 1, nothing below it counted), as du finds them, in both modes.
+#[test]
+fn totals_skip_a_directory_that_cannot_be_searched() {
+    if !crate::util::can_run_unprivileged() {
+        return;
+    }
+    let env = TestEnv::new();
+    env.bash(
+        "mkdir -p d/small d/huge d/ok && echo a > d/small/f && echo b > d/small/g \
+         && echo c > d/ok/h && cd d/huge && seq 1 12000 | sed 's/^/h/' | xargs touch",
+    );
+    for dir in ["small", "huge"] {
+        env.chmod(format!("d/{dir}"), 0o644);
+        for threads in ["1", "2"] {
+            for (flags, du_flags) in [(&[][..], &["-sB1"][..]), (&["-f"], &["-s", "--inodes"])] {
+                let du = env.du_unprivileged(&[du_flags, &["d"]].concat());
+                let want = crate::util::parse_du(&du.stdout)[0].0;
+                let mut args = vec!["-d", "0", "-b", "-o", "b", "-T", threads];
+                args.extend_from_slice(flags);
+                args.push("d");
+                let out = env.run_unprivileged(&args);
+                assert_eq!(out.status.code(), Some(1), "hogs {args:?}: exit status");
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stderr),
+                    format!("hogs: cannot read directory 'd/{dir}': Permission denied\n"),
+                    "hogs {args:?}: stderr"
+                );
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                let got: Option<u64> = stdout
+                    .split_whitespace()
+                    .next()
+                    .and_then(|w| w.parse().ok());
+                assert_eq!(
+                    got,
+                    Some(want),
+                    "hogs {args:?} vs du {du_flags:?} d as nobody"
+                );
+            }
+        }
+        env.chmod(format!("d/{dir}"), 0o755);
+    }
+}
