@@ -251,6 +251,10 @@ impl Walker<'_> {
         } else {
             None
         };
+        // Files summed as they are stat'ed, and no other thread to hand stats to: every
+        // entry is stat'ed and placed as it is read (only subdirectories become nodes), none
+        // kept with its name and stat to place later (-T 1 `wide_flat`: 10 MB of them).
+        let fuse_all = fold && pool.is_none();
         let dirfd = fd.as_fd();
         let needs_stat = &needs_stat;
         let keep_times = self.opts.keep_extra;
@@ -368,7 +372,7 @@ impl Walker<'_> {
                 }
                 let kind = sys::kind_of_dirent(t);
                 met += 1;
-                if stat_fused && met <= PARALLEL_STAT_MIN {
+                if stat_fused && (met <= PARALLEL_STAT_MIN || fuse_all) {
                     let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
                     fused_denied |= matches!(stat, Some(Err(Errno::ACCESS)));
                     let times = Times::default();
