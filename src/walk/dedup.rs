@@ -263,7 +263,7 @@ impl LinkSet {
         }
         let mut logs: Vec<Vec<FileClaim>> = Vec::new();
         let mut seen: Option<Vec<InodeBitmap>> = Some(Vec::new());
-        let mut folded = Folded::default();
+        let mut folded = FoldedInodes::default();
         for m in self.files.into_vec() {
             let mut files = m.into_inner().unwrap_or_else(PoisonError::into_inner);
             if files.folded > 0 {
@@ -305,19 +305,19 @@ impl LinkSet {
 pub struct SettledClaims {
     _logs: Vec<Vec<FileClaim>>,
     _shared: Shared,
-    _folded: Folded,
+    _folded: FoldedInodes,
 }
 
 /// Every thread's files summed into their directories ([`LinkSet::count_folded`]).
 #[derive(Default)]
-struct Folded {
+struct FoldedInodes {
     claims: usize,
     dirs: Vec<(NodeId, u32)>,
     bitmaps: Vec<InodeBitmap>,
     sets: Vec<FxHashSet<(u32, u64)>>,
 }
 
-impl Folded {
+impl FoldedInodes {
     fn take(&mut self, files: &mut FileClaims) {
         self.claims += files.folded;
         self.dirs.append(&mut files.folded_dirs);
@@ -328,7 +328,7 @@ impl Folded {
     /// Takes the names past the first of each inode off the directories they were summed
     /// into. Under one path it does not matter which directories: each keeps at least
     /// itself, and only the path's total is shown.
-    fn settle(mut self, tree: &mut Tree) -> Folded {
+    fn settle(mut self, tree: &mut Tree) -> FoldedInodes {
         if self.claims == 0 {
             return self;
         }

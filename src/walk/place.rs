@@ -22,8 +22,9 @@ pub(super) struct Placer {
     /// The tree keeps each node's identity or owner and times ([`Placed::facts`]).
     pub(super) keep_facts: bool,
     /// Files are summed into their directory, not made nodes ([`Placed::folded`]): those
-    /// that count once whatever their other names, and with `fold_unstated` those -f read
-    /// no link count of.
+    /// that claim no inode (one name, as their stat says); with `fold_unstated` (-f, one
+    /// path) every one, its inode counted by `LinkSet::count_folded`. A stat'ed file of
+    /// several names stays a node: which name counts its size is settled after the walk.
     pub(super) fold_files: bool,
     pub(super) fold_unstated: bool,
     /// Device of the directory, and of the root it is under (for -x).
