@@ -23,7 +23,7 @@ pub(super) struct Placer {
     pub(super) keep_facts: bool,
     /// Files are summed into their directory, not made nodes ([`Placed::folded`]): those
     /// that claim no inode (one name, as their stat says); with `fold_unstated` (-f, one
-    /// path) every one, its inode counted by `LinkSet::count_folded`. A stat'ed file of
+    /// path) every one, its inode counted by `LinkSet::count_folded`. Otherwise a file of
     /// several names stays a node: which name counts its size is settled after the walk.
     pub(super) fold_files: bool,
     pub(super) fold_unstated: bool,
