@@ -40,8 +40,13 @@ impl Drop for FdPermit {
 }
 
 pub(super) enum DirHandle {
+    /// A root, opened by the walk.
     Open(OwnedFd),
     Below(Arc<OpenParent>, u32),
+    /// The lone subdirectory of its parent, opened by the parent's task (which then closes
+    /// its own fd: nothing to share); `true` when that open vouches for its device (see
+    /// `Walker::open_subdir`).
+    Opened(OwnedFd, bool),
 }
 
 pub(super) struct DirJob {

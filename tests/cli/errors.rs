@@ -123,6 +123,57 @@ fn unreadable_directory() {
     );
 }
 
+/// A directory's only subdirectory is opened by the directory's own task (no shared fd):
+/// when that open fails the subdirectory is still reported, by its path, and its own
+/// blocks still counted, in every mode and thread count, at the end of a chain and in
+/// its middle.
+#[test]
+fn unreadable_lone_subdirectory() {
+    if !can_run_unprivileged() {
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/f", 3000);
+    env.file("d/a/b/locked/secret", 500_000);
+    env.file("d/a/b/locked/c/more", 100_000);
+    env.file("d/a/g", 7000);
+    env.chmod("d/a/b/locked", 0o000);
+    for (flags, du_flags) in [(&[][..], &["-sB1"][..]), (&["-f"], &["-s", "--inodes"])] {
+        let du = env.du_unprivileged(&[du_flags, &["d"]].concat());
+        let want = parse_du(&du.stdout)[0].0;
+        for threads in ["1", "2"] {
+            for json in [false, true] {
+                let mut args = vec!["-T", threads];
+                args.extend_from_slice(flags);
+                args.extend_from_slice(if json {
+                    &["-j", "d"][..]
+                } else {
+                    &["-d0", "-o", "b", "d"]
+                });
+                let out = env.run_unprivileged(&args);
+                assert_eq!(out.status.code(), Some(1), "hogs {args:?}: exit status");
+                assert_eq!(
+                    stderr_lines(&out),
+                    ["hogs: cannot read directory 'd/a/b/locked': Permission denied"],
+                    "hogs {args:?}: stderr"
+                );
+                let got = if json {
+                    let v: serde_json::Value =
+                        serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+                    size(&v)
+                } else {
+                    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                    let first = text.split_whitespace().next().unwrap_or_default();
+                    first
+                        .parse()
+                        .unwrap_or_else(|_| panic!("hogs {args:?}: {text:?}"))
+                };
+                assert_eq!(got, want, "hogs {args:?} vs du {du_flags:?} d as nobody");
+            }
+        }
+    }
+}
+
 /// A tree whose text output is far bigger than a pipe buffer.
 fn big_output_tree(env: &TestEnv) {
     env.mkdir("d");
