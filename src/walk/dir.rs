@@ -113,6 +113,17 @@ impl Walker<'_> {
             && self.searches_everywhere
     }
 
+    /// Sums a file -f read no link count of into directory `dir` (one path, totals only):
+    /// its inode is counted with the others', FOLD_CHUNK at a time.
+    fn fold_file(&self, dir: NodeId, placed: &mut Placed, key: LinkKey) {
+        placed.file_claims.push((key, FOLDED_INTO_DIR));
+        placed.folded.entries = placed.folded.entries.saturating_add(1);
+        if placed.file_claims.len() == FOLD_CHUNK {
+            self.links.count_folded(dir, &placed.file_claims);
+            placed.file_claims.clear();
+        }
+    }
+
     /// Sizes of a directory that was not stat'ed before it failed to open.
     fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
         if let Ok((meta, times)) = stat {
@@ -258,7 +269,7 @@ impl Walker<'_> {
         // (-f: every file's inode is counted, none logged: see `LinkSet::count_folded`)
         let fold_unstated = self.fold_unstated && count_mode;
         // entries read and kept (not left out by -X or -i), for where the fusing stops
-        let mut met = 0usize;
+        let mut kept_count = 0usize;
         // An ext4 directory of two blocks or less holds fewer names than PARALLEL_STAT_MIN
         // (a record takes 12 bytes or more): no batches to hand out, so no scope to open for
         // them (two atomics and a latch per directory).
@@ -357,14 +368,7 @@ impl Walker<'_> {
                     let kind = sys::kind_of_dirent(t);
                     if fold_unstated && kind.is_some_and(|k| k != EntryKind::Dir) {
                         // summed into the directory: no name or record to keep
-                        let p = &mut batch.placed;
-                        p.file_claims.push(((dev, ino), FOLDED_INTO_DIR));
-                        p.folded.entries = p.folded.entries.saturating_add(1);
-                        if p.file_claims.len() == FOLD_CHUNK {
-                            self.links.count_folded(job.node, &p.file_claims);
-                            p.file_claims.clear();
-                        }
-                        return;
+                        return self.fold_file(job.node, &mut batch.placed, (dev, ino));
                     }
                     let l = &mut batch.listed;
                     if l.ents.is_empty() && self.reserve_ahead {
@@ -392,8 +396,8 @@ impl Walker<'_> {
                     return;
                 }
                 let kind = sys::kind_of_dirent(t);
-                met += 1;
-                if stat_fused && (met <= PARALLEL_STAT_MIN || fuse_all) {
+                kept_count += 1;
+                if stat_fused && (kept_count <= PARALLEL_STAT_MIN || fuse_all) {
                     let stat = needs_stat(kind).then(|| sys::stat_at(dirfd, name, follow));
                     fused_denied |= matches!(stat, Some(Err(Errno::ACCESS)));
                     let times = Times::default();
@@ -404,16 +408,10 @@ impl Walker<'_> {
                     return;
                 }
                 if let Some(kind) =
-                    kind.filter(|_| fused && (fold_unstated || met <= PARALLEL_STAT_MIN))
+                    kind.filter(|_| fused && (fold_unstated || kept_count <= PARALLEL_STAT_MIN))
                 {
                     if fold_unstated && kind != EntryKind::Dir {
-                        placed.file_claims.push(((dev, ino), FOLDED_INTO_DIR));
-                        placed.folded.entries = placed.folded.entries.saturating_add(1);
-                        if placed.file_claims.len() == FOLD_CHUNK {
-                            self.links.count_folded(job.node, &placed.file_claims);
-                            placed.file_claims.clear();
-                        }
-                        return;
+                        return self.fold_file(job.node, placed, (dev, ino));
                     }
                     let j = nodes.len() as NodeId;
                     if kind == EntryKind::Dir {
@@ -430,7 +428,7 @@ impl Walker<'_> {
                     node_names.extend_from_slice(b);
                     return;
                 }
-                if pool.is_some() && met > PARALLEL_STAT_MIN {
+                if pool.is_some() && kept_count > PARALLEL_STAT_MIN {
                     batch.push(name, kind, ino);
                     if batch.listed.ents.len() == STAT_BATCH {
                         spawn(std::mem::take(&mut batch));
