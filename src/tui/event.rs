@@ -2,6 +2,8 @@
 
 use std::collections::VecDeque;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyModifiers};
@@ -13,15 +15,21 @@ pub trait EventSource {
 }
 
 /// Keys, mouse and resizes of the real terminal.
-pub struct TerminalEvents;
+pub struct TerminalEvents {
+    /// Set while waiting for them (see `terminal::termination_flag`).
+    pub waiting: Arc<AtomicBool>,
+}
 
 impl EventSource for TerminalEvents {
     fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
-        if event::poll(timeout)? {
-            event::read().map(Some)
-        } else {
-            Ok(None)
-        }
+        self.waiting.store(true, Ordering::SeqCst);
+        let event = match event::poll(timeout) {
+            Ok(true) => event::read().map(Some),
+            Ok(false) => Ok(None),
+            Err(e) => Err(e),
+        };
+        self.waiting.store(false, Ordering::SeqCst);
+        event
     }
 }
 

@@ -22,6 +22,8 @@ pub mod trash;
 pub mod view;
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use crate::config::Config;
 use crate::error::{report_scan_errors, ExitStatus};
@@ -78,7 +80,8 @@ pub fn run(config: &Config) -> ExitStatus {
     } else {
         return fail("interactive mode needs a terminal: stdout is not one");
     };
-    let stop = match terminal::termination_flag() {
+    let waiting = Arc::new(AtomicBool::new(false));
+    let stop = match terminal::termination_flag(&waiting) {
         Ok(f) => f,
         Err(e) => return fail(&format!("cannot watch signals: {e}")),
     };
@@ -110,7 +113,8 @@ pub fn run(config: &Config) -> ExitStatus {
     if config.import.is_none() {
         app.start_scan(config.paths.clone());
     }
-    let result = app::run(&mut term, &mut event::TerminalEvents, &mut app, &stop);
+    let mut events = event::TerminalEvents { waiting };
+    let result = app::run(&mut term, &mut events, &mut app, &stop);
     drop(term);
     terminal::restore(if ia.print_marked && !io::stdout().is_terminal() {
         &Screen::Stderr

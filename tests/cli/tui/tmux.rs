@@ -234,3 +234,43 @@ fn two_exports_are_compared_in_a_real_terminal() {
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// The terminal goes away under a waiting view (its tmux server killed: the pane's pty
+/// closes and a SIGHUP comes): the process must end, not spin on the dead terminal as an
+/// orphan (crossterm's read loop never returns there; see `terminal::termination_flag`).
+#[test]
+fn the_view_ends_when_its_terminal_goes_away() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a", 8 * 1024);
+    let script = format!(
+        "cd '{}' && exec '{}' i t",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    tmux.wait_for(" hogs ");
+    let out = tmux.cmd(&["display-message", "-p", "-t", "hogs", "#{pane_pid}"]);
+    let pid = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+    assert!(
+        !pid.is_empty() && proc_dir.exists(),
+        "the view's pid from tmux: {out:?}"
+    );
+    drop(tmux); // kill-server
+    let start = Instant::now();
+    while proc_dir.exists() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let alive = proc_dir.exists();
+    if alive {
+        let _ = Command::new("kill").args(["-9", &pid]).status();
+    }
+    assert!(
+        !alive,
+        "hogs i (pid {pid}) still runs 10 s after its terminal went away"
+    );
+}
