@@ -9,10 +9,11 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use hogs::config::{SizeMode, UnitStyle, ViewOptions};
 use hogs::render::bars::BarsView;
 use hogs::render::json::render_json;
+use hogs::render::ViewOptions;
 use hogs::tree::{select_rows, Selection};
+use hogs::vocab::{SizeMode, UnitStyle};
 
 mod common;
 

@@ -14,8 +14,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode};
-use hogs::config::SizeMode;
 use hogs::tree::{biggest_files, select_rows, Selection, Tree};
+use hogs::vocab::SizeMode;
 
 mod common;
 

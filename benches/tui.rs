@@ -11,12 +11,12 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hogs::config::{SizeMode, UnitStyle};
 use hogs::tui::action::Action;
 use hogs::tui::listing::SortKey;
 use hogs::tui::state::{Options, State};
 use hogs::tui::style::Styles;
 use hogs::tui::view;
+use hogs::vocab::{SizeMode, UnitStyle};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

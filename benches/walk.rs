@@ -22,8 +22,9 @@ use std::io::Write;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
-use hogs::config::{Exclusions, SizeMode, WalkOptions};
+use hogs::vocab::SizeMode;
 use hogs::walk::{walk, Progress};
+use hogs::walk::{Exclusions, WalkOptions};
 
 const TOP_DIRS: usize = 20;
 const SUB_DIRS: usize = 10;

@@ -17,6 +17,7 @@ pub mod render;
 pub mod tree;
 pub mod tui;
 pub mod units;
+pub mod vocab;
 pub mod walk;
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -203,7 +204,7 @@ pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<(
         // directories, which it has none of)
         let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
         let flat = Config {
-            view: config::ViewOptions {
+            view: render::ViewOptions {
                 file_types: false,
                 depth: None,
                 lines: usize::MAX,
@@ -252,7 +253,7 @@ pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<(
     }
     let palette = view.color.then(Palette::from_env);
     if view.only_files {
-        let opts = config::ViewOptions {
+        let opts = render::ViewOptions {
             full_paths: true,
             ..view.clone()
         };

@@ -7,8 +7,8 @@ use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
 
-use crate::config::SizeMode;
 use crate::units::format_size;
+use crate::vocab::SizeMode;
 use crate::walk::Progress;
 
 /// Wait this long before drawing anything: most scans are over by then.
@@ -40,7 +40,7 @@ impl<'s> ProgressLine<'s> {
                     let bytes = counters.bytes.load(Ordering::Relaxed);
                     format!(
                         "\r\x1b[Kscanning… {entries} entries, {}",
-                        format_size(bytes, SizeMode::Disk, crate::config::UnitStyle::HumanIec)
+                        format_size(bytes, SizeMode::Disk, crate::vocab::UnitStyle::HumanIec)
                     )
                 };
                 drawn = err.write_all(line.as_bytes()).is_ok();

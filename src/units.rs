@@ -1,6 +1,6 @@
 //! Sizes in and out: parsing `-z 1.5G`, writing `4.0K` / `12M` / `1234`.
 
-use crate::config::{SizeMode, UnitStyle};
+use crate::vocab::{SizeMode, UnitStyle};
 
 const IEC: [&str; 7] = ["B", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
 const SI: [&str; 7] = ["B", "K", "M", "G", "T", "P", "E"];

@@ -16,8 +16,8 @@ pub mod select;
 
 use rustc_hash::FxHashMap;
 
-use crate::config::SizeMode;
 use crate::tree::{flags, EntryKind, Node, NodeId, Tree};
+use crate::vocab::SizeMode;
 
 /// "No counterpart".
 const NONE: NodeId = NodeId::MAX;

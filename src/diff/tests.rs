@@ -234,7 +234,7 @@ fn deleted_and_filtered_entries_take_no_part() {
     assert_eq!(d.status(Entry::Old(2)), Status::Removed);
 
     // a file left out by -e / -v is renamed: nothing changed as far as the filter counts
-    let filters = crate::config::PathFilters {
+    let filters = crate::tree::PathFilters {
         include: vec![],
         exclude: vec![regex::bytes::Regex::new("log").expect("regex")],
         ..Default::default()

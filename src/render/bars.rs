@@ -8,9 +8,10 @@ use std::io::{self, Write};
 
 use super::color::{Palette, RESET};
 use super::escape::{escape, truncate, Escaped};
-use crate::config::{SizeMode, ViewOptions};
+use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
+use crate::vocab::SizeMode;
 
 /// SGR faint, for `--dim`.
 const DIM: &str = "\x1b[2m";

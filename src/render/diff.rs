@@ -10,10 +10,11 @@ use std::io::{self, Write};
 use super::bars::tree_prefix;
 use super::color::{Palette, RESET};
 use super::escape::{escape, truncate, Escaped};
-use crate::config::{SizeMode, UnitStyle, ViewOptions};
 use crate::diff::select::DiffRow;
 use crate::diff::{Diff, Status};
+use crate::render::ViewOptions;
 use crate::units::format_size;
+use crate::vocab::{SizeMode, UnitStyle};
 
 /// Columns taken by the two `│` of the bar.
 const BAR_FRAME: usize = 2;

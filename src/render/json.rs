@@ -8,8 +8,8 @@
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
-use crate::config::SizeMode;
 use crate::tree::{EntryKind, NodeId, Selection, Tree};
+use crate::vocab::SizeMode;
 
 fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")?;

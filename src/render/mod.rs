@@ -6,4 +6,7 @@ pub mod diff;
 pub mod diff_json;
 pub mod escape;
 pub mod json;
+mod options;
 pub mod reader;
+
+pub use options::ViewOptions;

@@ -4,9 +4,10 @@
 use std::io::{self, Write};
 
 use super::escape::escape;
-use crate::config::{SizeMode, ViewOptions};
+use crate::render::ViewOptions;
 use crate::tree::{Row, Tree};
 use crate::units::format_size;
+use crate::vocab::SizeMode;
 
 /// Writes `rows` (layout order, parents first) as screen-reader lines, in the order the bars
 /// view would print them (root last unless `-r`).

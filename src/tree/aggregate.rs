@@ -96,8 +96,8 @@ impl Tree {
     /// their own, so that [`Tree::finish`] carries the newest file time up (as dust: a
     /// directory's time is its newest file's; its own access time changes whenever it is
     /// listed, by this very scan). Call before `finish`.
-    pub fn use_time(&mut self, field: crate::config::TimeField) {
-        use crate::config::TimeField;
+    pub fn use_time(&mut self, field: crate::vocab::TimeField) {
+        use crate::vocab::TimeField;
         for (id, n) in self.nodes.iter_mut().enumerate().skip(1) {
             if n.is_dir() {
                 n.mtime = i64::MIN;

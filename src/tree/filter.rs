@@ -5,7 +5,77 @@
 //! builds no paths: one depth-first pass here keeps a single path buffer.
 
 use super::{flags, Tree, TOTAL};
-use crate::config::PathFilters;
+use regex::bytes::Regex;
+
+use crate::vocab::TimeField;
+
+/// `-M`/`-A`/`-y [+-]N`: files whose time falls in `[from, to)` (seconds) are counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeFilter {
+    pub field: TimeField,
+    pub from: i64,
+    pub to: i64,
+}
+
+impl TimeFilter {
+    /// find(1)'s day counts, as dust reads them: `+N` more than N whole days ago, `N` between
+    /// N and N+1 days ago, `-N` less than N days ago (`now` in seconds).
+    pub fn parse(value: &str, field: TimeField, now: i64) -> Option<TimeFilter> {
+        const DAY: i64 = 86_400;
+        let v = value.trim();
+        let (sign, digits) = match v.as_bytes().first()? {
+            b'+' | b'-' => (v.as_bytes()[0], &v[1..]),
+            _ => (b'=', v),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: i64 = digits.parse().ok()?;
+        let ago = |days: i64| now.saturating_sub(days.saturating_mul(DAY));
+        let (from, to) = match sign {
+            b'+' => (i64::MIN, ago(n.saturating_add(1))),
+            b'-' => (ago(n).saturating_add(1), i64::MAX),
+            _ => (ago(n.saturating_add(1)), ago(n)),
+        };
+        Some(TimeFilter { field, from, to })
+    }
+
+    pub fn accepts(&self, t: i64) -> bool {
+        self.from <= t && t < self.to
+    }
+}
+
+/// Regex filters applied to files after the walk (`-e`, `-v`).
+#[derive(Clone, Debug, Default)]
+pub struct PathFilters {
+    pub include: Vec<Regex>,
+    pub exclude: Vec<Regex>,
+    /// `-M`/`-A`/`-y`: every one must accept a file's time.
+    pub times: Vec<TimeFilter>,
+}
+
+impl PathFilters {
+    pub fn is_active(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty() || !self.times.is_empty()
+    }
+
+    /// Whether a file with these times (modification, access, change) is counted.
+    pub fn accepts_times(&self, mtime: i64, atime: i64, ctime: i64) -> bool {
+        self.times.iter().all(|f| {
+            f.accepts(match f.field {
+                TimeField::Modified => mtime,
+                TimeField::Accessed => atime,
+                TimeField::Changed => ctime,
+            })
+        })
+    }
+
+    /// Whether a file with this full path is counted.
+    pub fn accepts(&self, path: &[u8]) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
+            && !self.exclude.iter().any(|r| r.is_match(path))
+    }
+}
 
 impl Tree {
     /// Marks rejected files [`flags::FILTERED`] and drops directories' own sizes, so totals

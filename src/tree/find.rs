@@ -31,7 +31,7 @@ impl Tree {
                 }
                 path.extend_from_slice(name);
             }
-            let trimmed = crate::config::trim_trailing_slashes(&path);
+            let trimmed = crate::vocab::trim_trailing_slashes(&path);
             if names.iter().any(|n| n.as_slice() == name)
                 || paths.iter().any(|p| p.as_slice() == trimmed)
             {

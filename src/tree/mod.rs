@@ -20,6 +20,7 @@ mod select;
 mod types;
 
 pub use build::{span_ahead, LinkKey, TreeBuilder};
+pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};
 pub use types::by_file_type;
@@ -170,12 +171,12 @@ impl Node {
     }
 
     /// Size in the given mode.
-    pub fn size(&self, mode: crate::config::SizeMode) -> u64 {
+    pub fn size(&self, mode: crate::vocab::SizeMode) -> u64 {
         match mode {
-            crate::config::SizeMode::Disk => self.disk,
-            crate::config::SizeMode::Apparent => self.apparent,
-            crate::config::SizeMode::Count => self.entries as u64,
-            crate::config::SizeMode::Time => self.mtime.max(0) as u64,
+            crate::vocab::SizeMode::Disk => self.disk,
+            crate::vocab::SizeMode::Apparent => self.apparent,
+            crate::vocab::SizeMode::Count => self.entries as u64,
+            crate::vocab::SizeMode::Time => self.mtime.max(0) as u64,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashMap;
 
 use super::{EntryKind, NodeId, Tree};
-use crate::config::SizeMode;
+use crate::vocab::SizeMode;
 
 /// What decides whether a node may be shown.
 #[derive(Clone, Debug)]

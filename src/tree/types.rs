@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
-use crate::config::SizeMode;
+use crate::vocab::SizeMode;
 
 /// What one group adds up.
 #[derive(Default, Clone, Copy)]

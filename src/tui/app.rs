@@ -20,8 +20,9 @@ use super::event::EventSource;
 use super::state::{Options, Request, State};
 use super::style::Styles;
 use super::view;
-use crate::config::{PathFilters, WalkOptions};
+use crate::tree::PathFilters;
 use crate::tree::{NodeId, Tree};
+use crate::walk::WalkOptions;
 use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
 
 /// Scan updates redraw at most this often; a snapshot that takes long spaces them further
@@ -342,8 +343,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{SizeMode, UnitStyle};
     use crate::tree::{EntryKind, Node, TreeBuilder};
+    use crate::vocab::{SizeMode, UnitStyle};
 
     fn app() -> App {
         App::new(

@@ -9,9 +9,9 @@
 //! [`removed_of`] first. The matching is redone whenever the tree changes (a snapshot, a
 //! delete, a rescan) or the size mode does: one linear pass.
 
-use crate::config::SizeMode;
 use crate::diff::{Diff, Entry, Matching, Status};
 use crate::tree::{Node, NodeId, Tree};
+use crate::vocab::SizeMode;
 
 /// Set in the id of a row that is an entry of the old scan only. A tree never has 2^31
 /// nodes (that would be 96 GiB of them); removed rows are not listed if one did.

@@ -9,8 +9,8 @@ use regex::bytes::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 
 use super::delta::{removed_of, Delta};
-use crate::config::SizeMode;
 use crate::tree::{flags, Node, NodeId, Tree, TOTAL};
+use crate::vocab::SizeMode;
 
 /// What the rows are ordered by.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::config::SizeMode;
 use crate::tree::{NodeId, Tree};
+use crate::vocab::SizeMode;
 
 #[derive(Debug, Default)]
 pub struct Marks {

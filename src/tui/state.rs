@@ -8,9 +8,9 @@ use super::action::{Action, InputMode};
 use super::delta::{removed_of, Delta};
 use super::listing::{Filter, Listing, Sort, SortKey, Source};
 use super::marks::Marks;
-use crate::config::{SizeMode, UnitStyle};
 use crate::tree::{EntryKind, Node, NodeId, Tree, TOTAL};
 use crate::units::format_size;
+use crate::vocab::{SizeMode, UnitStyle};
 
 /// What the event loop must do for the state (things with side effects).
 #[derive(Clone, Debug, PartialEq, Eq)]

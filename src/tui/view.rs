@@ -134,10 +134,10 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     }
     let node = state.node(state.dir);
     let mode = match state.mode {
-        crate::config::SizeMode::Disk => "disk",
-        crate::config::SizeMode::Apparent => "apparent",
-        crate::config::SizeMode::Count => "count",
-        crate::config::SizeMode::Time => "time",
+        crate::vocab::SizeMode::Disk => "disk",
+        crate::vocab::SizeMode::Apparent => "apparent",
+        crate::vocab::SizeMode::Count => "count",
+        crate::vocab::SizeMode::Time => "time",
     };
     let mut text = format!(
         " {} · {} entries · {mode} · by {}",
@@ -153,8 +153,8 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
                 scan.entries,
                 crate::units::format_size(
                     scan.bytes,
-                    crate::config::SizeMode::Disk,
-                    crate::config::UnitStyle::HumanIec
+                    crate::vocab::SizeMode::Disk,
+                    crate::vocab::UnitStyle::HumanIec
                 )
             ),
             Color::Yellow,
@@ -363,7 +363,7 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
                 "{:>6} ",
                 crate::units::format_size(
                     n.entries as u64,
-                    crate::config::SizeMode::Count,
+                    crate::vocab::SizeMode::Count,
                     state.units
                 )
             )));

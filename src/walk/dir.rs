@@ -15,8 +15,8 @@ use super::place::{Placed, Placer, FOLDED_INTO_DIR};
 use super::split::{drop_empty_spans, SPAN_BASE};
 use super::sys::{self, Errno, Meta, Times};
 use super::{lock, lock_briefly_held, ErrorAt, ErrorKind, Walker};
-use crate::config::SizeMode;
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, TreeBuilder};
+use crate::vocab::SizeMode;
 
 /// Directories with more entries than this have their stats spread across threads.
 const PARALLEL_STAT_MIN: usize = 1024;
@@ -750,7 +750,7 @@ fn set_own(b: &mut TreeBuilder, id: NodeId, meta: &Meta, times: Times) {
 
 /// Whether `dir/name` is `pattern` (an -X path, trailing slashes already trimmed).
 fn is_child_path(pattern: &[u8], dir: &[u8], name: &[u8]) -> bool {
-    let dir = crate::config::trim_trailing_slashes(dir);
+    let dir = crate::vocab::trim_trailing_slashes(dir);
     let sep = usize::from(dir != b"/");
     pattern.len() == dir.len() + sep + name.len()
         && pattern.starts_with(dir)

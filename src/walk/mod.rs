@@ -20,11 +20,14 @@ mod dir;
 mod entries;
 mod inode_bitmap;
 mod job;
+mod options;
 mod place;
-mod pool;
+pub mod pool;
 mod split;
 pub mod sys;
 mod tasks;
+
+pub use options::{Exclusions, WalkOptions};
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
@@ -32,8 +35,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::config::{SizeMode, WalkOptions};
 use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
+use crate::vocab::SizeMode;
 use dedup::LinkSet;
 use dir::LARGE_DIR_BYTES;
 use job::{DirHandle, DirJob};

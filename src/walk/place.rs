@@ -6,8 +6,8 @@
 use super::entries::{name_bytes, spare_room, Listed, StatBatch, StatResult, SubdirName};
 use super::node_for;
 use super::sys::{Errno, Times};
-use crate::config::SizeMode;
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, StatExtra};
+use crate::vocab::SizeMode;
 
 /// What decides what an entry becomes: the same for every entry of a directory.
 #[derive(Copy, Clone)]

@@ -377,8 +377,8 @@ fn screen_reader_prints_plain_columns() {
         rows[4][2],
         hogs::units::format_size(
             size(&v),
-            hogs::config::SizeMode::Disk,
-            hogs::config::UnitStyle::HumanIec
+            hogs::vocab::SizeMode::Disk,
+            hogs::vocab::UnitStyle::HumanIec
         )
     );
     let depth_of = |n: &str| rows.iter().find(|r| r[0] == n).map(|r| r[1]);

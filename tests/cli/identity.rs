@@ -5,8 +5,9 @@ use std::ffi::OsString;
 use std::os::unix::fs::MetadataExt;
 use std::sync::atomic::Ordering;
 
-use hogs::config::{Exclusions, SizeMode, WalkOptions};
+use hogs::vocab::SizeMode;
 use hogs::walk::{walk, walk_live, LiveScan, Progress};
+use hogs::walk::{Exclusions, WalkOptions};
 
 use crate::util::TestEnv;
 

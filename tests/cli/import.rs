@@ -6,11 +6,12 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::Stdio;
 
-use hogs::config::{Exclusions, SizeMode, WalkOptions};
 use hogs::export::ncdu::{write_ncdu, NcduOptions};
 use hogs::import::ncdu::read;
 use hogs::tree::{NodeId, Tree};
+use hogs::vocab::SizeMode;
 use hogs::walk::{walk, Progress};
+use hogs::walk::{Exclusions, WalkOptions};
 use serde_json::Value;
 
 use crate::util::*;

@@ -1,6 +1,6 @@
 //! Browsing: navigation, sorting, toggles, help, hostile names, small screens.
 
-use hogs::config::SizeMode;
+use hogs::vocab::SizeMode;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use super::Journey;
@@ -34,7 +34,7 @@ fn rows_are_the_children_biggest_first_with_sizes_and_percentages() {
         header.contains(&hogs::units::format_size(
             total,
             SizeMode::Disk,
-            hogs::config::UnitStyle::HumanIec
+            hogs::vocab::UnitStyle::HumanIec
         )),
         "{header}"
     );
@@ -47,7 +47,7 @@ fn rows_are_the_children_biggest_first_with_sizes_and_percentages() {
     let mid = hogs::units::format_size(
         env.du_disk(&["t/mid"]),
         SizeMode::Disk,
-        hogs::config::UnitStyle::HumanIec,
+        hogs::vocab::UnitStyle::HumanIec,
     );
     assert!(j.line_of("mid/").contains(&mid), "{}", j.line_of("mid/"));
     // the footer shows key hints

@@ -2,8 +2,8 @@
 
 use std::os::unix::fs::MetadataExt;
 
-use hogs::config::SizeMode;
 use hogs::tui::state::Overlay;
+use hogs::vocab::SizeMode;
 
 use super::Journey;
 use crate::util::{is_root, TestEnv};

@@ -1,9 +1,9 @@
 //! `hogs i --diff OLD`: a change column, a sort by change and the change in the header, on
 //! a real tree changed after an export; du before and after is the oracle.
 
-use hogs::config::{SizeMode, UnitStyle};
 use hogs::render::diff::signed_size;
 use hogs::tree::Tree;
+use hogs::vocab::{SizeMode, UnitStyle};
 
 use super::Journey;
 use crate::util::TestEnv;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use hogs::config::SizeMode;
+use hogs::vocab::SizeMode;
 use hogs::walk::LiveScan;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 

@@ -11,12 +11,14 @@ mod tmux;
 
 use std::ffi::OsString;
 
-use hogs::config::{Exclusions, PathFilters, SizeMode, UnitStyle, WalkOptions};
 use hogs::tree::NodeId;
+use hogs::tree::PathFilters;
 use hogs::tui::app::App;
 use hogs::tui::event::key_event;
 use hogs::tui::state::Options;
 use hogs::tui::style::Styles;
+use hogs::vocab::{SizeMode, UnitStyle};
+use hogs::walk::{Exclusions, WalkOptions};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::Event;
 use ratatui::Terminal;

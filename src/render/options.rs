@@ -1,0 +1,38 @@
+//! How a view is drawn: decided by `config`, read by every renderer.
+
+use crate::vocab::{TimeField, UnitStyle};
+
+/// What the output looks like.
+#[derive(Clone, Debug)]
+pub struct ViewOptions {
+    /// Deepest level shown (0 = only the roots). `None`: no limit.
+    pub depth: Option<usize>,
+    /// Most lines shown in the bars view.
+    pub lines: usize,
+    /// Root first, biggest at the top.
+    pub reverse: bool,
+    /// Hide entries smaller than this (in the mode's unit).
+    pub min_size: Option<u64>,
+    pub bars: bool,
+    pub bars_on_right: bool,
+    pub color: bool,
+    pub full_paths: bool,
+    pub only_dirs: bool,
+    pub only_files: bool,
+    pub json: bool,
+    pub width: usize,
+    pub skip_total: bool,
+    /// `-R`: plain columns (name, depth, size, percent) for screen readers.
+    pub screen_reader: bool,
+    /// `--dim`: tree guides and bars faint when colouring.
+    pub dim: bool,
+    /// `-t`: files grouped by extension instead of the tree.
+    pub file_types: bool,
+    /// `-m`: which time the sizes are (the walk keeps access and change times for it).
+    pub filetime: Option<TimeField>,
+    /// Directories shown without their contents (`--collapse`): names anywhere, or paths.
+    pub collapse: (Vec<Vec<u8>>, Vec<Vec<u8>>),
+    pub units: UnitStyle,
+    /// Names go to a terminal: escape everything a terminal could interpret.
+    pub to_terminal: bool,
+}

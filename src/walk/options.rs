@@ -1,0 +1,39 @@
+//! What the walk is asked to do: decided by `config`, read by the walker.
+
+use crate::vocab::SizeMode;
+
+/// Which entries the walker leaves out entirely (they are neither counted nor shown).
+#[derive(Clone, Debug, Default)]
+pub struct Exclusions {
+    /// Skip names starting with '.'.
+    pub hidden: bool,
+    /// Skip entries with one of these names anywhere below a root.
+    pub names: Vec<Vec<u8>>,
+    /// Skip entries at exactly one of these paths (as the walker spells them: root as typed,
+    /// then '/'-joined names).
+    pub paths: Vec<Vec<u8>>,
+}
+
+/// Options of the walk itself: what to count and how to traverse.
+#[derive(Clone, Debug)]
+pub struct WalkOptions {
+    pub mode: SizeMode,
+    /// Do not cross into other filesystems (`-x`).
+    pub one_filesystem: bool,
+    /// Follow symbolic links (`-L`).
+    pub follow_links: bool,
+    pub exclusions: Exclusions,
+    /// Worker threads (`-T`). `None`: decided by the walk when it first needs a thread (see
+    /// [`crate::walk::pool::default_threads`]); asking the system for its CPU count costs more syscalls than a
+    /// scan of an empty directory.
+    pub threads: Option<usize>,
+    /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
+    /// exporting; the static view does not need them).
+    pub keep_identity: bool,
+    /// Record every node's owner and mode in [`crate::tree::Tree::owners`] (ncdu's extended
+    /// export).
+    pub keep_extra: bool,
+    /// Make no node of a file: its sizes go into its directory's. For a view of totals
+    /// only (`-d 0`), which shows no file: the walk then keeps what `du -s` keeps.
+    pub fold_files: bool,
+}
