@@ -22,13 +22,13 @@ pub fn outputs() -> Vec<(String, Vec<u8>)> {
         (Shell::Elvish, "hogs.elv"),
         (Shell::PowerShell, "_hogs.ps1"),
     ] {
-        let mut cmd = hogs::cli::command();
+        let mut cmd = hogs::config::cli::command();
         let mut out = Vec::new();
         clap_complete::generate(shell, &mut cmd, "hogs", &mut out);
         files.push((format!("completions/{name}"), out));
     }
     let mut man = Vec::new();
-    clap_mangen::Man::new(hogs::cli::command())
+    clap_mangen::Man::new(hogs::config::cli::command())
         .render(&mut man)
         .expect("render to a Vec");
     files.push(("man-page/hogs.1".to_string(), man));

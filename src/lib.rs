@@ -3,11 +3,8 @@
 //! `argv → cli → Config → walk (parallel, relative-fd stats) → Tree (compact arena) → a view`.
 //! The walker knows nothing about views and views never touch the filesystem.
 
-pub mod arg_files;
-pub mod cli;
 pub(crate) mod compare;
 pub mod config;
-pub mod config_file;
 pub mod diff;
 pub mod error;
 pub mod export;

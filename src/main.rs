@@ -9,8 +9,8 @@
 
 use std::ffi::{c_char, c_int};
 
+use hogs::config::file::{parse_args, ArgsError};
 use hogs::config::Config;
-use hogs::config_file::{parse_args, ArgsError};
 
 #[allow(unsafe_code)] // the C entry point: nothing else calls it
 #[no_mangle]

@@ -273,7 +273,7 @@ fn every_long_flag_is_a_documented_config_key() {
     let env = TestEnv::new();
     tree(&env);
     std::fs::write(env.path("ignore.txt"), "x\n").expect("write");
-    let cmd = hogs::cli::command();
+    let cmd = hogs::config::cli::command();
     let not_keys = [
         "help",
         "version",

@@ -22,7 +22,7 @@ fn columns(s: &str) -> usize {
     s.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
-use hogs::cli::Cli;
+use hogs::config::cli::Cli;
 use hogs::config::Config;
 use hogs::tree::{EntryKind, Node, Tree, TreeBuilder};
 use hogs::units::parse_size;
@@ -126,7 +126,7 @@ proptest! {
 /// Errors are one line that names the file and a line that exists.
 fn check_config(bytes: &[u8]) -> Result<(), TestCaseError> {
     let path = Path::new("/cfg/config.toml");
-    if let Err(e) = hogs::config_file::check_text(path, bytes) {
+    if let Err(e) = hogs::config::file::check_text(path, bytes) {
         prop_assert!(!e.contains('\n'), "multi-line error: {:?}", e);
         let rest = e.strip_prefix("/cfg/config.toml:");
         prop_assert!(rest.is_some(), "error does not name the file: {:?}", e);

@@ -287,7 +287,7 @@ fn open_view(env: &TestEnv, args: &[&str], width: u16, height: u16) -> Journey {
         true => a.into(),
         false => env.path(a).into_os_string(),
     }));
-    let cli = hogs::config_file::parse_args(argv).unwrap_or_else(|e| panic!("{e:?}"));
+    let cli = hogs::config::file::parse_args(argv).unwrap_or_else(|e| panic!("{e:?}"));
     let config = hogs::config::Config::from_cli(cli).unwrap_or_else(|e| panic!("{e}"));
     let mut app = hogs::tui::app::App::new(
         config.walk.clone(),

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use clap::{ArgAction, FromArgMatches};
 use toml::de::{DeTable, DeValue};
 
-use crate::cli::{self, Cli};
+use crate::config::cli::{self, Cli};
 use crate::config::Config;
 
 /// Keys that are not settings: where settings come from, and what is not a standing wish.

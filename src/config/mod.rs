@@ -3,18 +3,21 @@
 //! All decisions that depend on the environment (is stdout a terminal, how wide is it, is
 //! `NO_COLOR` set) are taken here once, so renderers are pure functions of (tree, Config).
 
+pub mod arg_files;
+pub mod cli;
+pub mod file;
+
 use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 
 use regex::bytes::Regex;
 
-use crate::arg_files;
-use crate::cli::{Cli, FileTime, OutputFormat};
 use crate::render::ViewOptions;
 use crate::tree::{PathFilters, TimeFilter};
 use crate::units::parse_size;
 use crate::vocab::{trim_trailing_slashes, SizeMode, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
+use cli::{Cli, FileTime, OutputFormat};
 
 /// Where and how `--export` writes the scan.
 #[derive(Clone, Debug)]
