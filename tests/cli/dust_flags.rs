@@ -373,14 +373,7 @@ fn screen_reader_prints_plain_columns() {
         ("d", "0", "100%"),
         "{text}"
     );
-    assert_eq!(
-        rows[4][2],
-        hogs::units::format_size(
-            size(&v),
-            hogs::vocab::SizeMode::Disk,
-            hogs::vocab::UnitStyle::HumanIec
-        )
-    );
+    assert_eq!(rows[4][2], crate::util::iec(size(&v)));
     let depth_of = |n: &str| rows.iter().find(|r| r[0] == n).map(|r| r[1]);
     assert_eq!(depth_of("a"), Some("1"));
     assert_eq!(depth_of("x"), Some("2"));

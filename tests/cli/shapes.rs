@@ -181,7 +181,8 @@ fn a_huge_listing_read_by_several_threads_counts_each_entry_once() {
     let env = TestEnv::new();
     let split_expected = is_ext4(env.root());
     if !split_expected {
-        skip!("(a_huge_listing...: not on ext4, the listing is read by one thread)");
+        // not a skip: the test runs, only the split it also checks cannot happen here
+        eprintln!("(a_huge_listing...: not on ext4, the listing is read by one thread)");
     }
     flat_tree(&env, "huge", 30_000);
     for i in 0..300 {

@@ -675,3 +675,36 @@ pub fn walk_threads(report: &str) -> usize {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no thread count in {report:?}"))
 }
+
+/// A size as the size column writes it in powers of 1024 (`512B`, `4.0Ki`, `12Mi`): one
+/// decimal below ten units, whole units above. Written here from that rule, not through
+/// hogs's formatter, so a test comparing a screen with it checks the formatter too.
+pub fn iec(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+    if bytes < 1024 {
+        return format!("{bytes}B");
+    }
+    let n = u128::from(bytes);
+    let mut unit = 0;
+    let mut div: u128 = 1024;
+    while n / div >= 1024 && unit + 1 < UNITS.len() {
+        div *= 1024;
+        unit += 1;
+    }
+    let tenths = (n * 10 + div / 2) / div;
+    if tenths < 100 {
+        return format!("{}.{}{}", tenths / 10, tenths % 10, UNITS[unit]);
+    }
+    let whole = (n + div / 2) / div;
+    if whole >= 1024 && unit + 1 < UNITS.len() {
+        // 1023.6Ki shows as the next unit, not as four digits
+        return format!("1.0{}", UNITS[unit + 1]);
+    }
+    format!("{whole}{}", UNITS[unit])
+}
+
+/// Whether the tests run under CI (`CI=true`, as `.ci/run` is started), where no test may
+/// skip.
+pub fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| v == "true" || v == "1")
+}

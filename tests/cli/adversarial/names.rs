@@ -153,10 +153,25 @@ fn wide_names_keep_bars_aligned() {
         }
         bar_cols.push(cols);
     }
+    // every file and the root is a row with a bar (two '│' each), else there is nothing
+    // to compare and "aligned" would hold of an empty output
+    assert_eq!(bar_cols.len(), 5, "rows:\n{text}");
+    for name in ["日本語のファイル名", "😀😀😀", "ascii-name", "mixé-中文"] {
+        assert!(text.contains(name), "no row for {name}:\n{text}");
+    }
+    assert!(
+        bar_cols.iter().all(|cols| cols.len() == 2),
+        "a row without its bar: {bar_cols:?}\n{text}"
+    );
     assert!(
         bar_cols.windows(2).all(|w| w[0] == w[1]),
         "bars not aligned: {bar_cols:?}\n{text}"
     );
+    // the rows fill the width asked for, wide characters counted as two columns
+    for l in text.lines() {
+        let cols: usize = l.chars().map(unicode_width).sum();
+        assert_eq!(cols, 70, "row not 70 columns wide: {l:?}");
+    }
 }
 
 /// Column width of a character, as terminals draw these (wide East Asian and emoji: 2).

@@ -66,7 +66,7 @@ fn the_change_column_sorts_and_follows_deletes() {
     assert!(header.contains("by change ↓"), "{header}");
     let total = signed(du_before[0], env.du_disk(&["t"]));
     assert!(header.contains(&format!("Δ {total}")), "{header}");
-    let small = hogs::units::format_size(du_before[4], SizeMode::Disk, UnitStyle::HumanIec);
+    let small = crate::util::iec(du_before[4]);
     assert!(header.contains(&format!("1 removed ({small})")), "{header}");
     assert_eq!(
         change_of(&j, "mid"),
@@ -167,7 +167,7 @@ fn removed_entries_are_rows_sorted_by_change_and_entered_read_only() {
         let (change, rest) = removed_row_parts(&j, name);
         assert_eq!(change, signed(old, 0), "{name}");
         assert!(rest.contains("(removed)"), "{name}: {rest}");
-        let size = hogs::units::format_size(old, SizeMode::Disk, UnitStyle::HumanIec);
+        let size = crate::util::iec(old);
         assert!(
             j.row_line(name).trim_start().starts_with(&size),
             "{name}: old size"
@@ -189,8 +189,7 @@ fn removed_entries_are_rows_sorted_by_change_and_entered_read_only() {
     };
     assert!(dim("olddir") && dim("tiny") && !dim("keep") && !dim("grown"));
     // the header counts them as before
-    let removed_total =
-        hogs::units::format_size(olddir + gone + tiny, SizeMode::Disk, UnitStyle::HumanIec);
+    let removed_total = crate::util::iec(olddir + gone + tiny);
     assert!(
         j.lines()[1].contains(&format!("3 removed ({removed_total})")),
         "{}",
