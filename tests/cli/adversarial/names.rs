@@ -243,3 +243,50 @@ fn non_utf8_path_in_an_error_is_raw_when_piped() {
         );
     }
 }
+
+/// Issue 22, item 15: in a 20-column terminal the progress line is cut to fit one row, so
+/// returning to its start erases it: no redraw leaves a wrapped row behind in the
+/// scrollback, and the line is gone before the result is printed.
+#[test]
+fn the_progress_line_fits_a_narrow_terminal_and_is_erased() {
+    let env = TestEnv::new();
+    env.mkdir("many");
+    for i in 0..40_000 {
+        let p = env.path(format!("many/f{i:05}"));
+        fs::File::create(&p).unwrap_or_else(|e| panic!("create {}: {e}", p.display()));
+    }
+    // no delay before the first draw, so even this short scan shows the line; one thread
+    // and the stat of every entry (-s is not -f) keep it on screen for several redraws
+    let cmd = format!(
+        "stty cols 20 rows 10; {} -T 1 -d 0 many",
+        hogs_bin().display()
+    );
+    let Some(screen) = in_terminal(env.root(), &cmd, &[("HOGS_PROGRESS_DELAY_MS", "0")]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&screen);
+    // what each redraw wrote: the text between one erase and the next (after the last
+    // erase comes the result)
+    let segments: Vec<&str> = text.split("\r\x1b[K").skip(1).collect();
+    let drawn: Vec<&str> = segments[..segments.len().saturating_sub(1)]
+        .iter()
+        .map(|s| s.split(['\r', '\n']).next().unwrap_or(""))
+        .collect();
+    assert!(
+        drawn.iter().any(|s| s.starts_with("scanning")),
+        "no progress line was drawn: {text:?}"
+    );
+    for s in &drawn {
+        assert!(
+            s.chars().count() < 20,
+            "a progress line wider than the terminal: {s:?} in {text:?}"
+        );
+    }
+    // the last thing before the result is the erase, and the result is the root's row
+    let last_erase = text.rfind("\r\x1b[K").expect("an erase");
+    let after = &text[last_erase + 4..];
+    assert!(
+        !after.contains("scanning") && after.contains("100%"),
+        "the line was not erased before the result: {text:?}"
+    );
+}
