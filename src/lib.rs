@@ -77,7 +77,7 @@ pub fn run(config: &Config) -> ExitStatus {
         let _ = error::report_scan_errors(&scan.errors, &tree, &mut stderr.lock(), to_terminal);
     }
 
-    if let (Some(out), Some(target)) = (export_out.as_mut(), &config.export) {
+    if let (Some(mut out), Some(target)) = (export_out.take(), &config.export) {
         // own sizes, not totals: no `finish`
         tree.mark_filtered(&config.filters);
         let Some(root) = tree.roots().next() else {
@@ -101,10 +101,10 @@ pub fn run(config: &Config) -> ExitStatus {
             extended: target.extended,
             timestamp: export::now(),
         };
-        let written = export::ncdu::write_ncdu(&tree, root, &scan.errors, &opts, out)
-            .and_then(|()| out.flush());
+        let written = export::ncdu::write_ncdu(&tree, root, &scan.errors, &opts, &mut out)
+            .and_then(|()| out.into_inner().map_err(io::IntoInnerError::into_error))
+            .and_then(export::ExportSink::finish);
         status = status.max(write_status(written, Some(&target.file)));
-        std::mem::forget(export_out);
         return status;
     }
 

@@ -6,16 +6,157 @@ use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::Path;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where an export goes. A file is written whole or not at all: the scan is written to a
+/// temporary file beside it, which replaces the file only once the export is complete, so a
+/// typo in the path to scan, a scan that fails or Ctrl-C never empties a scan kept for
+/// `--diff`. Stdout and files that are not regular files (a pipe, `/dev/full`) are written
+/// in place, as there is nothing to keep there.
+pub enum ExportSink {
+    Stdout(io::StdoutLock<'static>),
+    InPlace(File),
+    Staged { temp: StagedFile, target: PathBuf },
+}
+
+/// A new file beside the target, removed when dropped unless it was renamed over the target.
+pub struct StagedFile {
+    file: File,
+    path: PathBuf,
+    renamed: bool,
+}
+
+impl StagedFile {
+    /// Creates `.hogs-export-PID-N.tmp` in `dir` (a name no other file has: `O_EXCL`),
+    /// readable by others unless the umask says otherwise, as `File::create` makes files.
+    fn create(dir: &Path) -> io::Result<StagedFile> {
+        let pid = std::process::id();
+        let mut attempt = 0;
+        loop {
+            let path = dir.join(format!(".hogs-export-{pid}-{attempt}.tmp"));
+            match File::options()
+                .write(true)
+                .create_new(true)
+                .mode(0o666)
+                .open(&path)
+            {
+                Ok(file) => {
+                    return Ok(StagedFile {
+                        file,
+                        path,
+                        renamed: false,
+                    })
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Writes the file's data to the disk and renames it over `target`.
+    fn rename_over(mut self, target: &Path) -> io::Result<()> {
+        self.file.sync_all()?;
+        std::fs::rename(&self.path, target)?;
+        self.renamed = true;
+        Ok(())
+    }
+}
+
+impl Drop for StagedFile {
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
 
 /// Opens the export target before the scan starts, so that a path that cannot be written
 /// fails at once rather than after a long walk. `-` is stdout.
-pub fn open_target(file: &OsStr) -> io::Result<Box<dyn Write>> {
+pub fn open_target(file: &OsStr) -> io::Result<ExportSink> {
     if file.as_bytes() == b"-" {
-        return Ok(Box::new(io::stdout().lock()));
+        return Ok(ExportSink::Stdout(io::stdout().lock()));
     }
-    Ok(Box::new(File::create(file)?))
+    // the file a symlink names is replaced, not the symlink
+    let target = match std::fs::canonicalize(file) {
+        Ok(resolved) => resolved,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => PathBuf::from(file),
+        Err(e) => return Err(e),
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() && !m.is_dir() => {
+            return Ok(ExportSink::InPlace(
+                File::options().write(true).open(&target)?,
+            ))
+        }
+        Ok(m) if m.is_dir() => return Err(io::Error::from(io::ErrorKind::IsADirectory)),
+        _ => {}
+    }
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let temp = StagedFile::create(dir)?;
+    remove_on_interrupt(&temp.path);
+    Ok(ExportSink::Staged { temp, target })
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) during the scan ends the process without unwinding: a
+/// thread that waits for those signals removes the temporary file first, then exits with the
+/// shell's status for the signal. The target was never touched.
+fn remove_on_interrupt(temp: &Path) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return; // the default action then ends the process; only the temporary file stays
+    };
+    let temp = temp.to_path_buf();
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            let _ = std::fs::remove_file(&temp);
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
+impl ExportSink {
+    /// Makes the export the file's contents (the rename); dropping an unfinished sink
+    /// removes the temporary file and leaves the target as it was.
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            ExportSink::Stdout(mut out) => out.flush(),
+            ExportSink::InPlace(mut file) => file.flush(),
+            ExportSink::Staged { temp, target } => temp.rename_over(&target),
+        }
+    }
+}
+
+impl Write for ExportSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            ExportSink::Stdout(out) => out.write(buf),
+            ExportSink::InPlace(file) => file.write(buf),
+            ExportSink::Staged { temp, .. } => temp.file.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            ExportSink::Stdout(out) => out.write_all(buf),
+            ExportSink::InPlace(file) => file.write_all(buf),
+            ExportSink::Staged { temp, .. } => temp.file.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ExportSink::Stdout(out) => out.flush(),
+            ExportSink::InPlace(file) => file.flush(),
+            ExportSink::Staged { temp, .. } => temp.file.flush(),
+        }
+    }
 }
 
 /// The name ncdu gives the scanned directory: its absolute path (lexically; symlinks are

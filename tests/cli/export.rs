@@ -416,3 +416,114 @@ fn export_to_a_full_disk_fails_naming_the_file() {
         "hogs: cannot write '/dev/full': No space left on device\n"
     );
 }
+
+/// The temporary files of an export that are left in `dir` (none, once hogs is done).
+fn leftover_temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("list the directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".hogs-export-"))
+        .collect()
+}
+
+/// Issue 22, item 1: `-O FILE` writes FILE only when the export is complete. A path that
+/// cannot be scanned (a typo, the export itself, a dangling symlink) leaves a scan kept for
+/// `--diff` as it was, and no temporary file behind; a complete export replaces it.
+#[test]
+fn a_failed_export_leaves_the_kept_file_as_it_was() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    env.file("keep.json", 0);
+    std::fs::write(env.path("keep.json"), b"KEPT SCAN").expect("write keep.json");
+    std::os::unix::fs::symlink("nowhere", env.path("dangling")).expect("symlink");
+    for bad in ["/nonexistent", "keep.json", "dangling"] {
+        let out = env.run(["-O", "keep.json", bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad}: {out:?}");
+        assert_eq!(
+            std::fs::read(env.path("keep.json")).expect("read keep.json"),
+            b"KEPT SCAN",
+            "-O keep.json {bad} changed the file"
+        );
+        assert_eq!(
+            leftover_temporaries(env.root()),
+            Vec::<String>::new(),
+            "{bad}"
+        );
+    }
+    let out = env.run(["-O", "keep.json", "d"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let (_, entries) = parse_export(&std::fs::read(env.path("keep.json")).expect("read"));
+    assert!(
+        entries.len() > 3,
+        "the export replaced the file: {entries:?}"
+    );
+    assert_eq!(leftover_temporaries(env.root()), Vec::<String>::new());
+    // as File::create would make it: 0666 less the umask (022 in the test process)
+    let mode = std::fs::metadata(env.path("keep.json"))
+        .expect("stat")
+        .mode()
+        & 0o777;
+    assert_eq!(mode & 0o644, 0o644, "mode {mode:o}");
+}
+
+/// Ctrl-C while the scan runs (held in its first directory listing by strace's delay
+/// injection, after the export target was opened): the kept file is intact, the temporary
+/// file is removed, and the exit status is the shell's for SIGINT.
+#[test]
+fn an_interrupted_export_leaves_the_kept_file_as_it_was() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    mixed_tree(&env, "d");
+    std::fs::write(env.path("keep.json"), b"KEPT SCAN").expect("write keep.json");
+    let mut strace = match Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=getdents64"])
+        .args(["-e", "inject=getdents64:delay_enter=4000000"])
+        .arg(hogs_bin())
+        .args(["-O", "keep.json", "d"])
+        .current_dir(env.root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            skip!("skipped: cannot run strace ({e})");
+            return;
+        }
+    };
+    let start = Instant::now();
+    // opened: the temporary file is there (or, done wrong, the kept file was emptied)
+    let kept = || std::fs::read(env.path("keep.json")).expect("read") == b"KEPT SCAN";
+    while leftover_temporaries(env.root()).is_empty() && kept() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the export target was never opened"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        std::fs::read(env.path("keep.json")).expect("read"),
+        b"KEPT SCAN",
+        "the kept file was changed before the scan ended"
+    );
+    let pids = Command::new("pgrep")
+        .args(["-P", &strace.id().to_string()])
+        .output()
+        .expect("pgrep");
+    let hogs_pid = String::from_utf8_lossy(&pids.stdout).trim().to_owned();
+    assert!(!hogs_pid.is_empty(), "hogs is strace's child");
+    let killed = Command::new("kill")
+        .args(["-INT", &hogs_pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = strace.wait().expect("wait for strace");
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert_eq!(
+        std::fs::read(env.path("keep.json")).expect("read"),
+        b"KEPT SCAN"
+    );
+    assert_eq!(leftover_temporaries(env.root()), Vec::<String>::new());
+}
