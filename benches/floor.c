@@ -19,7 +19,8 @@
  *              are directories; DT_UNKNOWN is stat'ed): `du -s --inodes`,
  *              except that a hard-linked file counts once per name
  *     -t N     threads (default 1)
- *   prints "<total>\t<path>" per PATH, like du -s.
+ *   prints "<total>\t<path>" per PATH, like du -s. (Given several PATHs, du
+ *   also counts once an entry two of them share; floor only hard links.)
  *
  * Build: gcc -O2 -pthread -o floor benches/floor.c (compare.sh does it).
  * Linux only. Errors name the entry (not its full path) on stderr; exit 1.
