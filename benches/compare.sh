@@ -30,9 +30,10 @@
 # Per tree: every tool runs once with its output kept, and the total it prints
 # is compared with du's; then ONE hyperfine invocation (-N, no shell) times all
 # tools; then peak RSS is the median of 3 runs under /usr/bin/time -f %M.
-# The C "floor" walker (minimal getdents64+fstatat walker) is built from
-# $FLOOR_SRC (default /work/shared/bench/floor.c) when that file exists, else it
-# is skipped. Needs: cargo, python3, hyperfine, GNU du; peers are optional.
+# The C "floor" walker (benches/floor.c: a minimal getdents64+fstatat walker,
+# the syscall floor) is built from $FLOOR_SRC (default: floor.c next to this
+# script) with gcc -O2 -pthread; without gcc or the file it is skipped.
+# Needs: cargo, python3, hyperfine, GNU du; peers are optional.
 # Environment: HOGS_BIN (binary to test), FLOOR_SRC, FLOOR_BIN,
 #   DROP_CACHES_CMD (what -c runs before each timed run).
 set -euo pipefail
@@ -78,8 +79,11 @@ if ((COLD)); then RUNS=${RUNS:-3} WARMUP=${WARMUP:-0}; else RUNS=${RUNS:-10} WAR
 for d in "${EXTRA_DIRS[@]}"; do [[ -d $d ]] || die "not a directory: $d"; done
 
 HOGS_BIN="${HOGS_BIN:-}"   # default: the newest release build (found after building)
-FLOOR_SRC="${FLOOR_SRC:-/work/shared/bench/floor.c}"
-FLOOR_BIN="${FLOOR_BIN:-/tmp/hogs-bench-bin/floor}"
+FLOOR_SRC="${FLOOR_SRC:-$HERE/floor.c}"
+# the default binary is named after the source's checksum: another floor.c
+# (an older one, or one from FLOOR_SRC) never stands in for this one
+FLOOR_SUM=$( { cksum 2>/dev/null < "$FLOOR_SRC" || echo none; } | cut -d' ' -f1)
+FLOOR_BIN="${FLOOR_BIN:-/tmp/hogs-bench-bin/floor-$FLOOR_SUM}"
 HOGS_Q=$HOGS_BIN FLOOR_Q=$FLOOR_BIN  # unquoted copies; invocation() quotes them
 DROP_CACHES_CMD="${DROP_CACHES_CMD:-sync; echo 3 > /proc/sys/vm/drop_caches}"
 
