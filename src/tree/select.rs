@@ -96,11 +96,13 @@ impl PartialEq for Ranked<'_> {
 
 impl Eq for Ranked<'_> {}
 
-/// Chooses the rows under each of `tops` (shown whatever their size).
+/// Chooses the rows under `tops` (shown whatever their size, as far as the row budget
+/// goes). Several tops (`--skip-total`) share one budget, as the children of a root that is
+/// not shown would: the biggest rows anywhere below any of them are chosen, and the tops
+/// come biggest first, each the closed root of its own tree.
 pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
     let mut heap: BinaryHeap<(Ranked, usize)> = BinaryHeap::new();
     let mut chosen: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
-    let mut count = 0usize;
     let admit = |heap: &mut BinaryHeap<_>, id: NodeId, depth: usize, count: usize| {
         if sel.max_depth.is_some_and(|d| depth > d) {
             return;
@@ -122,23 +124,24 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
         };
         heap.extend(kids.into_iter().map(|c| (sel.ranked(tree, c), depth)));
     };
-    for &t in tops {
-        if count >= sel.max_rows {
-            break;
-        }
+    let mut tops = tops.to_vec();
+    tops.sort_by(|&a, &b| sel.display_order(tree, a, b));
+    tops.truncate(sel.max_rows);
+    let mut count = tops.len();
+    for &t in &tops {
         chosen.entry(t).or_default();
-        count += 1;
+    }
+    for &t in &tops {
         admit(&mut heap, t, 1, count);
-        while count < sel.max_rows {
-            let Some((Ranked { id, .. }, depth)) = heap.pop() else {
-                break;
-            };
-            chosen.entry(tree.node(id).parent).or_default().push(id);
-            chosen.entry(id).or_default();
-            count += 1;
-            admit(&mut heap, id, depth + 1, count);
-        }
-        heap.clear();
+    }
+    while count < sel.max_rows {
+        let Some((Ranked { id, .. }, depth)) = heap.pop() else {
+            break;
+        };
+        chosen.entry(tree.node(id).parent).or_default().push(id);
+        chosen.entry(id).or_default();
+        count += 1;
+        admit(&mut heap, id, depth + 1, count);
     }
     for kids in chosen.values_mut() {
         kids.sort_by(|&a, &b| sel.display_order(tree, a, b));
@@ -147,10 +150,8 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
     // depth-first layout without recursion
     let mut rows = Vec::with_capacity(count);
     let mut stack: Vec<(NodeId, usize, bool)> = Vec::new();
-    for (i, &t) in tops.iter().enumerate().rev() {
-        if chosen.contains_key(&t) {
-            stack.push((t, 0, i + 1 == tops.len()));
-        }
+    for &t in tops.iter().rev() {
+        stack.push((t, 0, true));
     }
     while let Some((id, depth, last)) = stack.pop() {
         let kids = chosen.get(&id).map_or(&[][..], Vec::as_slice);
