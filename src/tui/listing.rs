@@ -8,7 +8,7 @@
 use regex::bytes::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 
-use super::delta::{removed_of, Delta};
+use super::diff::{removed_of, Delta};
 use crate::tree::{flags, Node, NodeId, Tree, TOTAL};
 use crate::vocab::SizeMode;
 

@@ -9,7 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod delete;
-pub mod delta;
+pub mod diff;
 pub mod event;
 pub mod listing;
 pub mod marks;
@@ -18,6 +18,7 @@ mod requests;
 pub mod state;
 pub mod style;
 pub mod terminal;
+mod text;
 pub mod trash;
 pub mod view;
 
