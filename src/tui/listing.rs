@@ -1,7 +1,7 @@
 //! The rows of a directory in display order, sorted once and kept.
 //!
-//! Sorting a directory of a million entries takes tens of milliseconds; a key press must cost
-//! far less than a frame. So every directory's sorted children are cached, keyed by the tree's
+//! Sorting a directory of a million entries takes longer than a frame; a key press must cost
+//! far less than one. So every directory's sorted children are cached, keyed by the tree's
 //! generation (bumped whenever sizes change) and the sort settings; moving, toggling columns
 //! and redrawing never sort again.
 
