@@ -50,27 +50,35 @@ pub fn render_view(
     view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if view.rows == Rows::FileTypes {
-        // a small tree of its own, shown whole (depth, -D, -F and --collapse are about
-        // directories, which it has none of)
-        let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
-        let flat = Config {
-            view: ViewOptions {
-                depth: None,
-                lines: usize::MAX,
-                only_dirs: false,
-                collapse: Default::default(),
-                ..config.view.clone()
-            },
-            ..config.clone()
-        };
-        let view = View {
-            rows: Rows::Tree,
-            ..view
-        };
-        return render_view(&types, &flat, view, out);
+    if view.rows != Rows::FileTypes {
+        return render_rows(tree, config, &config.view, view, out);
     }
-    let opts = &config.view;
+    // a small tree of its own, shown whole (depth, -D, -F and --collapse are about
+    // directories, which it has none of)
+    let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
+    let flat = ViewOptions {
+        depth: None,
+        lines: usize::MAX,
+        only_dirs: false,
+        collapse: Default::default(),
+        ..config.view.clone()
+    };
+    let view = View {
+        rows: Rows::Tree,
+        ..view
+    };
+    render_rows(&types, config, &flat, view, out)
+}
+
+/// Writes the tree or `-F`'s files of `tree` as `opts` say (`view.rows` is not
+/// [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
+fn render_rows(
+    tree: &Tree,
+    config: &Config,
+    opts: &ViewOptions,
+    view: View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let roots: Vec<NodeId> = tree.roots().collect();
     if roots.is_empty() {
         return Ok(());
