@@ -95,7 +95,7 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
 /// --diff OLD NEW.json`), that export; otherwise the new side is a walk of `config.paths[0]`,
 /// started later. Errors recorded in the old scan are reported on stderr; the flag says
 /// whether there were none.
-pub(crate) fn sides_for_view(
+pub fn sides_for_view(
     config: &Config,
     opts: &DiffOptions,
 ) -> Result<(Tree, Option<Scan>, bool), String> {

@@ -97,7 +97,7 @@ pub fn shown(tree: &Tree, id: NodeId) -> bool {
 }
 
 /// What rows are: nodes of the tree on screen and, in a comparison with an earlier scan,
-/// removed rows (entries of the old scan only, see [`super::delta`]).
+/// removed rows (entries of the old scan only, see [`super::diff`]).
 #[derive(Copy, Clone)]
 pub struct Source<'a> {
     pub tree: &'a Tree,
