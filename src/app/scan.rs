@@ -1,11 +1,11 @@
 //! The scan a printing run starts from: a walk of the paths with a progress line on a
 //! terminal, or the `--import` file; what could not be read is reported on stderr.
 
-use std::io::{self, Write};
+use std::io;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::config::Config;
-use crate::error::{fail, report_scan_errors, ExitStatus};
+use crate::error::{fail, report_scan_errors, say, ExitStatus};
 use crate::walk::Scan;
 use crate::{import, progress, walk};
 
@@ -57,15 +57,14 @@ pub fn walk_paths(config: &Config) -> Scan {
             let threads = counters.threads.load(Relaxed);
             let grew = counters.threads_grew.load(Relaxed);
             let split = counters.split_listings.load(Relaxed);
-            let _ = writeln!(
-                io::stderr(),
-                "hogs: walk: {threads} threads{}, {split} listings split",
-                if grew {
-                    ", grown: disk reads below a cached root"
-                } else {
-                    ""
-                }
-            );
+            let grown = if grew {
+                ", grown: disk reads below a cached root"
+            } else {
+                ""
+            };
+            say(format!(
+                "walk: {threads} threads{grown}, {split} listings split"
+            ));
         }
         scan
     })
