@@ -1,10 +1,10 @@
 // hogs starts from the C `main`, not through Rust's runtime start (`lang_start`). That start
 // finds the main thread's stack guard by reading and parsing /proc/self/maps and sets up
 // stack-overflow handlers with an alternate signal stack, in this thread and in every thread
-// spawned later: a large part of a short run such as `hogs -d0` of an empty directory, where
-// GNU du does none of it. The walk does not recurse, so a stack overflow is not a risk worth that. What the start
-// does that hogs needs is done below: SIGPIPE ignored (a closed pipe is a write error the
-// output code handles) and descriptors 0-2 kept from being reused.
+// spawned later: a visible part of a short run such as `hogs -d0` of an empty directory,
+// where GNU du does none of it. The walk does not recurse, so a stack overflow is not a risk
+// worth that. What the start does that hogs needs is done below: SIGPIPE ignored (a closed
+// pipe is a write error the output code handles) and descriptors 0-2 kept from being reused.
 #![no_main]
 
 use std::ffi::{c_char, c_int};
