@@ -232,3 +232,98 @@ fn new_scan_of_diff(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::config::Config;
+
+    fn config(args: &[&str]) -> Result<Config, ConfigError> {
+        let argv = std::iter::once("hogs").chain(args.iter().copied());
+        Config::from_cli(Cli::try_parse_from(argv).expect("arguments"))
+    }
+
+    fn mode(args: &[&str]) -> Mode {
+        config(args).expect("config").mode
+    }
+
+    fn print(rows: Rows, form: Form) -> Mode {
+        Mode::Print(View { rows, form })
+    }
+
+    #[test]
+    fn printed_views_combine_rows_and_form() {
+        assert_eq!(mode(&[]), print(Rows::Tree, Form::Bars));
+        assert_eq!(mode(&["-R"]), print(Rows::Tree, Form::ScreenReader));
+        assert_eq!(mode(&["-j", "-R"]), print(Rows::Tree, Form::Json));
+        assert_eq!(
+            mode(&["-F", "-R"]),
+            print(Rows::OnlyFiles, Form::ScreenReader)
+        );
+        // -F has no JSON of its own: -F -j is the tree's
+        assert_eq!(mode(&["-F", "-j"]), print(Rows::Tree, Form::Json));
+        assert_eq!(
+            mode(&["-t", "-F", "-j"]),
+            print(Rows::FileTypes, Form::Json)
+        );
+    }
+
+    #[test]
+    fn the_other_modes_take_their_options() {
+        let export = mode(&["-j", "-O", "x.json", "--export-extended"]);
+        assert_eq!(
+            export,
+            Mode::Export(ExportTarget {
+                file: "x.json".into(),
+                extended: true
+            })
+        );
+        let ia = mode(&["i", "--no-delete"]);
+        assert!(matches!(
+            ia,
+            Mode::Interactive(Interactive {
+                no_delete: true,
+                diff: None,
+                ..
+            })
+        ));
+        assert_eq!(ia.diff(), None);
+    }
+
+    #[test]
+    fn flags_of_another_mode_are_refused() {
+        let err = |args: &[&str]| config(args).map(|_| ()).expect_err("refused").0;
+        assert_eq!(
+            err(&["--no-delete"]),
+            "--no-delete only applies to the interactive view (`hogs i`)"
+        );
+        assert_eq!(
+            err(&["i", "-O", "x.json"]),
+            "--export does not apply to the interactive view (`hogs i`)"
+        );
+        assert_eq!(
+            err(&["--diff", "old.json", "-R", "."]),
+            "--screen-reader does not apply to --diff"
+        );
+    }
+
+    #[test]
+    fn only_the_bars_of_the_roots_fold_files() {
+        let folds = |args: &[&str]| config(args).expect("config").walk.fold_files;
+        assert!(folds(&["-d", "0"]));
+        assert!(folds(&["-d", "0", "-R"]));
+        for other in [
+            &["-j"][..],
+            &["-F"],
+            &["-t"],
+            &["-F", "-j"],
+            &["-e", "x"],
+            &["i"],
+        ] {
+            let args: Vec<&str> = ["-d", "0"].iter().chain(other).copied().collect();
+            assert!(!folds(&args), "{args:?}");
+        }
+    }
+}
