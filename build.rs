@@ -1,8 +1,8 @@
 //! Links the unwinder statically (libgcc_eh.a) where the target is linux-gnu, so the binary
 //! does not load libgcc_s.so at start. That library's constructor probes the CPU with
 //! `cpuid`, which traps to the hypervisor on a VM: with its loading and symbol binding it
-//! was 0.13 ms of a 1.3 ms `hogs -d0` of an empty directory. The unwinder is only
-//! reached by a panic's backtrace.
+//! was a noticeable part of a short run's start. The unwinder is only reached by a panic's
+//! backtrace.
 
 use std::path::Path;
 use std::process::Command;

@@ -29,16 +29,12 @@ fn view_options(lines: usize) -> ViewOptions {
         color: false,
         full_paths: false,
         only_dirs: false,
-        only_files: false,
-        json: false,
         width: 80,
         skip_total: false,
         units: UnitStyle::HumanIec,
         to_terminal: false,
         collapse: (Vec::new(), Vec::new()),
         filetime: None,
-        file_types: false,
-        screen_reader: false,
         dim: false,
     }
 }
@@ -87,7 +83,7 @@ fn render(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("render/json");
-    // as in `hogs::render` for one path: the view's lines, the depth as given
+    // as in `hogs::app::print::render` for one path: the view's lines, the depth as given
     let sel = selection(view_options(30).lines, Some(2));
     out.clear();
     render_json(&tree, top, &sel, &mut out).expect("writing to a Vec cannot fail");

@@ -15,6 +15,17 @@ pub enum ExitStatus {
     Incomplete = 1,
 }
 
+/// Prints `hogs: MSG` on stderr, one line. A failed write has nowhere better to go.
+pub fn say(msg: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr(), "hogs: {msg}");
+}
+
+/// [`say`]s what stopped the run: it did not do all it was asked (exit status 1).
+pub fn fail(msg: impl std::fmt::Display) -> ExitStatus {
+    say(msg);
+    ExitStatus::Incomplete
+}
+
 /// Past this many errors a closing line counts them, so the total is not lost in the scroll.
 const SUMMARY_AFTER: usize = 10;
 

@@ -1,16 +1,18 @@
 // hogs starts from the C `main`, not through Rust's runtime start (`lang_start`). That start
 // finds the main thread's stack guard by reading and parsing /proc/self/maps and sets up
 // stack-overflow handlers with an alternate signal stack, in this thread and in every thread
-// spawned later: 70 µs of a 1 ms `hogs -d0` of an empty directory, where GNU du does none of
-// it. The walk does not recurse, so a stack overflow is not a risk worth that. What the start
-// does that hogs needs is done below: SIGPIPE ignored (a closed pipe is a write error the
-// output code handles) and descriptors 0-2 kept from being reused.
+// spawned later: a visible part of a short run such as `hogs -d0` of an empty directory,
+// where GNU du does none of it. The walk does not recurse, so a stack overflow is not a risk
+// worth that. What the start does that hogs needs is done below: SIGPIPE ignored (a closed
+// pipe is a write error the output code handles) and descriptors 0-2 kept from being reused.
 #![no_main]
 
 use std::ffi::{c_char, c_int};
 
+use hogs::app;
 use hogs::config::file::{parse_args, ArgsError};
-use hogs::config::Config;
+use hogs::config::{Config, Mode};
+use hogs::error::say;
 
 #[allow(unsafe_code)] // the C entry point: nothing else calls it
 #[no_mangle]
@@ -55,21 +57,25 @@ fn run() -> i32 {
         // usage errors, --help and --version: clap prints them and exits (2 for errors)
         Err(ArgsError::Usage(e)) => e.exit(),
         Err(ArgsError::Config(e)) => {
-            eprintln!("hogs: {e}");
+            say(e);
             return 1;
         }
     };
     let config = match Config::from_cli(cli) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("hogs: {e}");
+            say(e);
             return 1;
         }
     };
-    let status = if config.interactive.is_some() {
-        hogs::tui::run(&config)
-    } else {
-        hogs::run(&config)
+    if config.stack_size_ignored && !matches!(config.mode, Mode::Interactive(_)) {
+        say("note: --stack-size is ignored (the walk does not recurse: no big stack needed)");
+    }
+    let status = match &config.mode {
+        Mode::Print(view) => app::print::run(&config, *view),
+        Mode::Export(target) => app::export::run(&config, target),
+        Mode::Diff { diff, json } => app::diff::run(&config, diff, *json),
+        Mode::Interactive(ia) => hogs::tui::run(&config, ia),
     };
     status as i32
 }

@@ -8,11 +8,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use regex::bytes::Regex;
 
 use crate::config::ConfigError;
-use crate::render::escape::escape;
-
-fn shown(file: &OsStr) -> String {
-    String::from_utf8_lossy(&escape(file.as_bytes(), false).bytes).into_owned()
-}
+use crate::render::escape::shown;
 
 /// The whole content of `file`, or stdin for `-`.
 fn read_all(file: &OsStr, flag: &str) -> Result<Vec<u8>, ConfigError> {
@@ -26,7 +22,10 @@ fn read_all(file: &OsStr, flag: &str) -> Result<Vec<u8>, ConfigError> {
         let cause = e
             .raw_os_error()
             .map_or_else(|| e.to_string(), crate::walk::sys::describe);
-        ConfigError(format!("cannot read {flag} '{}': {cause}", shown(file)))
+        ConfigError(format!(
+            "cannot read {flag} '{}': {cause}",
+            shown(file.as_bytes(), true)
+        ))
     })
 }
 
@@ -69,7 +68,7 @@ pub fn ignore_regexes(file: &OsStr) -> Result<Vec<Regex>, ConfigError> {
             let last = detail.lines().last().unwrap_or("").trim().to_string();
             ConfigError(format!(
                 "invalid regex '{line}' in --ignore-all-in-file '{}' line {}: {last}",
-                shown(file),
+                shown(file.as_bytes(), true),
                 i + 1
             ))
         })?;

@@ -68,15 +68,15 @@ pub fn default_path() -> Option<PathBuf> {
 /// to be called once a process: what clap builds for it is left to the exit, not freed.
 pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     // The hidden opposites (`--no-reverse`, ...) are long options: arguments with none need
-    // only the derived command, which is 30 arguments fewer to build at every start (a third
-    // of what parsing costs, 40 µs). The config file, if there is one, gets the full one.
+    // only the derived command, which is 30 arguments fewer to build at every start (a good
+    // part of what parsing costs). The config file, if there is one, gets the full one.
     let any_long = argv
         .iter()
         .skip(1)
         .any(|a| a.as_encoded_bytes().starts_with(b"--"));
     // The command and the matches are not dropped: a run parses once, and freeing their
-    // hundreds of small blocks was a tenth of the instructions of `hogs -d0` on an empty
-    // directory (and made the next large allocation consolidate glibc's fast bins).
+    // hundreds of small blocks was a visible share of a short run's instructions (and made
+    // the next large allocation consolidate glibc's fast bins).
     let mut cmd = ManuallyDrop::new(if any_long {
         cli::command()
     } else {

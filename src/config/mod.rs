@@ -6,8 +6,9 @@
 pub mod arg_files;
 pub mod cli;
 pub mod file;
+pub mod mode;
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::io::IsTerminal;
 
 use regex::bytes::Regex;
@@ -18,32 +19,15 @@ use crate::units::parse_size;
 use crate::vocab::{trim_trailing_slashes, SizeMode, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
+pub use mode::{DiffOptions, ExportTarget, Form, Interactive, Mode, Rows, View};
 
-/// Where and how `--export` writes the scan.
-#[derive(Clone, Debug)]
-pub struct ExportTarget {
-    /// The file to write; `-` is stdout.
-    pub file: OsString,
-    /// ncdu's extended mode: mtime, uid, gid and mode of every entry.
-    pub extended: bool,
-}
-
-/// `--diff`: compare with an earlier scan.
-#[derive(Clone, Debug)]
-pub struct DiffOptions {
-    /// The earlier scan: an ncdu-format export (`-`: stdin).
-    pub old: OsString,
-    /// Compare even when the two scans are of different directories (`--diff-root-any`).
-    pub root_any: bool,
-}
-
-/// Settings of the interactive view (`hogs i`).
-#[derive(Clone, Debug, Default)]
-pub struct Interactive {
-    /// `d` and `t` do nothing (`--no-delete`).
-    pub no_delete: bool,
-    /// Print the marked paths on exit (`--print-marked`).
-    pub print_marked: bool,
+/// What the run found out about where it is: read once, here, and nowhere else.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terminals {
+    /// stdout is a terminal: names are escaped for it, colours and the fitted size apply.
+    pub stdout: bool,
+    /// stderr is a terminal: the progress line is drawn, names in messages are escaped.
+    pub stderr: bool,
 }
 
 /// Everything the program needs to know, decided once.
@@ -53,21 +37,18 @@ pub struct Config {
     pub walk: WalkOptions,
     pub filters: PathFilters,
     pub view: ViewOptions,
+    /// What the run does.
+    pub mode: Mode,
     /// Draw a progress line on stderr during long scans.
     pub progress: bool,
-    /// Write the scan in ncdu's format instead of showing a view.
-    pub export: Option<ExportTarget>,
     /// Load this ncdu-format file (`-`: stdin) instead of walking `paths`. The walk options
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
     pub import: Option<OsString>,
-    /// Show what changed since this earlier scan instead of the scan itself. The new scan is
-    /// `paths[0]` walked, or [`Config::import`].
-    pub diff: Option<DiffOptions>,
-    /// `-S` was given: it does nothing, and `run` says so once.
+    /// `-S` was given: it does nothing, and the printed runs say so once.
     pub stack_size_ignored: bool,
-    /// `Some`: run the interactive view instead of printing.
-    pub interactive: Option<Interactive>,
+    /// Which of stdout and stderr are terminals.
+    pub terminals: Terminals,
 }
 
 /// A user error in an option value: printed as one line, exit status 1.
@@ -114,42 +95,56 @@ fn terminal_size() -> Option<(usize, usize)> {
 
 impl Config {
     pub fn from_cli(mut cli: Cli) -> Result<Config, ConfigError> {
-        // `hogs i [PATH...]`: the first path names the view (a directory `i` is `./i`)
-        let interactive = matches!(
-            cli.paths.first().and_then(|p| p.to_str()),
-            Some("i" | "interactive")
-        );
-        let interactive = if interactive {
-            cli.paths.remove(0);
-            Some(Interactive {
-                no_delete: cli.no_delete,
-                print_marked: cli.print_marked,
-            })
-        } else {
-            for (set, flag) in [
-                (cli.no_delete, "--no-delete"),
-                (cli.print_marked, "--print-marked"),
-            ] {
-                if set {
-                    return Err(ConfigError(format!(
-                        "{flag} only applies to the interactive view (`hogs i`)"
-                    )));
-                }
-            }
-            None
+        let interactive = mode::take_interactive(&mut cli)?;
+        let stdout = std::io::stdout().is_terminal();
+        let numbers = Numbers::parse(&cli, if stdout { terminal_size() } else { None })?;
+        let filters = path_filters(&cli)?;
+        let mut exclusions = Exclusions {
+            hidden: cli.ignore_hidden,
+            ..Exclusions::default()
         };
-        let stdout_tty = std::io::stdout().is_terminal();
-        let term = if stdout_tty { terminal_size() } else { None };
+        (exclusions.names, exclusions.paths) =
+            names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
+        let collapse = names_and_paths(&cli.collapse, "--collapse")?;
+        let mut paths = paths(&mut cli)?;
+        let mut import = cli.import.take();
+        let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
+        let terminals = Terminals {
+            stdout,
+            stderr: std::io::stderr().is_terminal(),
+        };
+        Ok(Config {
+            paths,
+            walk: walk_options(
+                &cli,
+                &mode,
+                &numbers,
+                exclusions,
+                &filters,
+                import.is_some(),
+            ),
+            filters,
+            view: view_options(&cli, &numbers, collapse, stdout),
+            progress: !cli.no_progress && terminals.stderr,
+            mode,
+            import,
+            stack_size_ignored: cli.stack_size.is_some(),
+            terminals,
+        })
+    }
+}
 
-        let mode = if cli.filetime.is_some() {
-            SizeMode::Time
-        } else if cli.filecount {
-            SizeMode::Count
-        } else if cli.apparent_size {
-            SizeMode::Apparent
-        } else {
-            SizeMode::Disk
-        };
+/// The numbers of the command line, checked, with the terminal's size where none was given.
+struct Numbers {
+    depth: Option<usize>,
+    lines: usize,
+    threads: Option<usize>,
+    width: usize,
+    min_size: Option<u64>,
+}
+
+impl Numbers {
+    fn parse(cli: &Cli, term: Option<(usize, usize)>) -> Result<Numbers, ConfigError> {
         let depth = cli
             .depth
             .as_deref()
@@ -180,183 +175,172 @@ impl Config {
                 })
             })
             .transpose()?;
-        let filters = PathFilters {
-            include: compile_all(&cli.filter, "--filter")?,
-            exclude: {
-                let mut v = compile_all(&cli.invert_filter, "--invert-filter")?;
-                if let Some(f) = &cli.ignore_all_in_file {
-                    v.extend(arg_files::ignore_regexes(f)?);
-                }
-                v
-            },
-            times: {
-                let now = crate::export::now().min(i64::MAX as u64) as i64;
-                let mut v = Vec::new();
-                for (value, field, flag) in [
-                    (&cli.mtime, TimeField::Modified, "--mtime"),
-                    (&cli.atime, TimeField::Accessed, "--atime"),
-                    (&cli.ctime, TimeField::Changed, "--ctime"),
-                ] {
-                    if let Some(value) = value {
-                        v.push(TimeFilter::parse(value, field, now).ok_or_else(|| {
-                            ConfigError(format!(
-                                "invalid value '{value}' for {flag}: expected +N, N or -N (days)"
-                            ))
-                        })?);
-                    }
-                }
-                v
-            },
-        };
-        let filetime = cli.filetime.map(|f| match f {
-            FileTime::A => TimeField::Accessed,
-            FileTime::C => TimeField::Changed,
-            FileTime::M => TimeField::Modified,
-        });
-
-        let mut exclusions = Exclusions {
-            hidden: cli.ignore_hidden,
-            ..Exclusions::default()
-        };
-        (exclusions.names, exclusions.paths) =
-            names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
-        let (collapse_names, collapse_paths) = names_and_paths(&cli.collapse, "--collapse")?;
-
-        let export = cli.export.map(|file| ExportTarget {
-            file,
-            extended: cli.export_extended,
-        });
-        let listed = cli.files_from.is_some() || cli.files0_from.is_some();
-        let mut paths = cli.paths;
-        if let Some(f) = &cli.files_from {
-            paths.extend(arg_files::paths_from_lines(f)?);
-        }
-        if let Some(f) = &cli.files0_from {
-            paths.extend(arg_files::paths_from_nul(f)?);
-        }
-        if paths.is_empty() && !listed {
-            paths.push(OsString::from("."));
-        }
-        if export.is_some() && interactive.is_some() {
-            return Err(ConfigError(
-                "--export does not apply to the interactive view (`hogs i`)".into(),
-            ));
-        }
-        if export.is_some() && paths.len() != 1 {
-            return Err(ConfigError(
-                "--export writes one directory: give a single path".into(),
-            ));
-        }
-        let mut import = cli.import;
-        let diff = match cli.diff {
-            None => None,
-            Some(old) => {
-                let clash = if export.is_some() {
-                    Some("--export")
-                } else if cli.only_file {
-                    Some("--only-file")
-                } else if !cli.collapse.is_empty() {
-                    Some("--collapse")
-                } else if cli.file_types {
-                    Some("--file-types")
-                } else if cli.filetime.is_some() {
-                    Some("--filetime") // a newest time has no change to show
-                } else if cli.screen_reader {
-                    Some("--screen-reader")
-                } else {
-                    None
-                };
-                if let Some(flag) = clash {
-                    return Err(ConfigError(format!("{flag} does not apply to --diff")));
-                }
-                new_scan_of_diff(&old, &mut paths, &mut import)?;
-                Some(DiffOptions {
-                    old,
-                    root_any: cli.diff_root_any,
-                })
-            }
-        };
-
-        let units = match cli.output_format {
-            None => UnitStyle::HumanIec,
-            Some(OutputFormat::Si) => UnitStyle::HumanSi,
-            Some(OutputFormat::B) => UnitStyle::Plain,
-            Some(OutputFormat::K) => UnitStyle::Fixed(1 << 10, "Ki"),
-            Some(OutputFormat::M) => UnitStyle::Fixed(1 << 20, "Mi"),
-            Some(OutputFormat::G) => UnitStyle::Fixed(1 << 30, "Gi"),
-            Some(OutputFormat::T) => UnitStyle::Fixed(1 << 40, "Ti"),
-            Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "KB"),
-            Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "MB"),
-            Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "GB"),
-            Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "TB"),
-        };
-        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = cli.force_colors || (stdout_tty && !cli.no_colors && !no_color_env);
-
-        Ok(Config {
-            paths,
-            walk: WalkOptions {
-                // an export records both sizes of every entry, whatever -s or -f say
-                mode: if export.is_some() && mode == SizeMode::Count {
-                    SizeMode::Disk
-                } else {
-                    mode
-                },
-                one_filesystem: cli.limit_filesystem,
-                follow_links: cli.dereference_links,
-                exclusions,
-                threads,
-                // devices and inodes name mount points and hard links in an export, and
-                // deleting in the interactive view re-checks them
-                keep_identity: export.is_some() || interactive.is_some(),
-                // the time filters and -m read times (and stat every entry, even with -f)
-                keep_extra: export.as_ref().is_some_and(|e| e.extended)
-                    || !filters.times.is_empty()
-                    || filetime.is_some(),
-                // only the paths' own lines are shown, no file below them: -d 0 of the tree
-                // of bars, with nothing that looks at files one by one (-e, -v, time
-                // filters, -t, -F, -m) or keeps them (exports, the interactive view, --diff)
-                fold_files: depth == Some(0)
-                    && export.is_none()
-                    && interactive.is_none()
-                    && diff.is_none()
-                    && import.is_none()
-                    && !cli.output_json
-                    && !cli.only_file
-                    && !cli.file_types
-                    && !filters.is_active()
-                    && filetime.is_none(),
-            },
-            filters,
-            view: ViewOptions {
-                depth,
-                lines,
-                reverse: cli.reverse,
-                min_size,
-                bars: !cli.no_percent_bars,
-                bars_on_right: cli.bars_on_right,
-                color,
-                full_paths: cli.full_paths,
-                only_dirs: cli.only_dir,
-                only_files: cli.only_file,
-                json: cli.output_json,
-                width,
-                skip_total: cli.skip_total,
-                collapse: (collapse_names, collapse_paths),
-                filetime,
-                file_types: cli.file_types,
-                screen_reader: cli.screen_reader,
-                dim: cli.dim,
-                units,
-                to_terminal: stdout_tty,
-            },
-            progress: !cli.no_progress && std::io::stderr().is_terminal(),
-            export,
-            import,
-            diff,
-            stack_size_ignored: cli.stack_size.is_some(),
-            interactive,
+        Ok(Numbers {
+            depth,
+            lines,
+            threads,
+            width,
+            min_size,
         })
+    }
+}
+
+/// `-e`, `-v`, `-I` and the time filters (`-I`'s file is read here).
+fn path_filters(cli: &Cli) -> Result<PathFilters, ConfigError> {
+    let include = compile_all(&cli.filter, "--filter")?;
+    let mut exclude = compile_all(&cli.invert_filter, "--invert-filter")?;
+    if let Some(f) = &cli.ignore_all_in_file {
+        exclude.extend(arg_files::ignore_regexes(f)?);
+    }
+    Ok(PathFilters {
+        include,
+        exclude,
+        times: time_filters(cli)?,
+    })
+}
+
+fn time_filters(cli: &Cli) -> Result<Vec<TimeFilter>, ConfigError> {
+    let now = crate::export::now().min(i64::MAX as u64) as i64;
+    let mut v = Vec::new();
+    for (value, field, flag) in [
+        (&cli.mtime, TimeField::Modified, "--mtime"),
+        (&cli.atime, TimeField::Accessed, "--atime"),
+        (&cli.ctime, TimeField::Changed, "--ctime"),
+    ] {
+        if let Some(value) = value {
+            v.push(TimeFilter::parse(value, field, now).ok_or_else(|| {
+                ConfigError(format!(
+                    "invalid value '{value}' for {flag}: expected +N, N or -N (days)"
+                ))
+            })?);
+        }
+    }
+    Ok(v)
+}
+
+/// The paths to scan: as given, then those of `--files-from` and `--files0-from` (read
+/// here); `.` when none was given and no list was asked for.
+fn paths(cli: &mut Cli) -> Result<Vec<OsString>, ConfigError> {
+    let listed = cli.files_from.is_some() || cli.files0_from.is_some();
+    let mut paths = std::mem::take(&mut cli.paths);
+    if let Some(f) = &cli.files_from {
+        paths.extend(arg_files::paths_from_lines(f)?);
+    }
+    if let Some(f) = &cli.files0_from {
+        paths.extend(arg_files::paths_from_nul(f)?);
+    }
+    if paths.is_empty() && !listed {
+        paths.push(OsString::from("."));
+    }
+    Ok(paths)
+}
+
+fn filetime(cli: &Cli) -> Option<TimeField> {
+    cli.filetime.map(|f| match f {
+        FileTime::A => TimeField::Accessed,
+        FileTime::C => TimeField::Changed,
+        FileTime::M => TimeField::Modified,
+    })
+}
+
+/// What the walk measures, and what it keeps of every entry for the mode.
+fn walk_options(
+    cli: &Cli,
+    mode: &Mode,
+    numbers: &Numbers,
+    exclusions: Exclusions,
+    filters: &PathFilters,
+    imported: bool,
+) -> WalkOptions {
+    let size_mode = if cli.filetime.is_some() {
+        SizeMode::Time
+    } else if cli.filecount {
+        SizeMode::Count
+    } else if cli.apparent_size {
+        SizeMode::Apparent
+    } else {
+        SizeMode::Disk
+    };
+    let export = match mode {
+        Mode::Export(target) => Some(target),
+        _ => None,
+    };
+    WalkOptions {
+        // an export records both sizes of every entry, whatever -s or -f say
+        mode: if export.is_some() && size_mode == SizeMode::Count {
+            SizeMode::Disk
+        } else {
+            size_mode
+        },
+        one_filesystem: cli.limit_filesystem,
+        follow_links: cli.dereference_links,
+        exclusions,
+        threads: numbers.threads,
+        // devices and inodes name mount points and hard links in an export, and
+        // deleting in the interactive view re-checks them
+        keep_identity: matches!(mode, Mode::Export(_) | Mode::Interactive(_)),
+        // the time filters and -m read times (and stat every entry, even with -f)
+        keep_extra: export.is_some_and(|e| e.extended)
+            || !filters.times.is_empty()
+            || cli.filetime.is_some(),
+        // only the paths' own lines are shown, no file below them: -d 0 of the tree of
+        // bars, with nothing that looks at files one by one (-e, -v, time filters, -t, -F,
+        // -m) or keeps them (exports, the interactive view, --diff, -j, --import)
+        fold_files: numbers.depth == Some(0)
+            && matches!(
+                mode,
+                Mode::Print(View {
+                    rows: Rows::Tree,
+                    form: Form::Bars | Form::ScreenReader,
+                })
+            )
+            && !imported
+            && !filters.is_active()
+            && cli.filetime.is_none(),
+    }
+}
+
+/// How the printed views look.
+fn view_options(
+    cli: &Cli,
+    numbers: &Numbers,
+    collapse: NamesAndPaths,
+    stdout: bool,
+) -> ViewOptions {
+    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    ViewOptions {
+        depth: numbers.depth,
+        lines: numbers.lines,
+        reverse: cli.reverse,
+        min_size: numbers.min_size,
+        bars: !cli.no_percent_bars,
+        bars_on_right: cli.bars_on_right,
+        color: cli.force_colors || (stdout && !cli.no_colors && !no_color_env),
+        full_paths: cli.full_paths,
+        only_dirs: cli.only_dir,
+        width: numbers.width,
+        skip_total: cli.skip_total,
+        collapse,
+        filetime: filetime(cli),
+        dim: cli.dim,
+        units: units(cli.output_format),
+        to_terminal: stdout,
+    }
+}
+
+fn units(format: Option<OutputFormat>) -> UnitStyle {
+    match format {
+        None => UnitStyle::HumanIec,
+        Some(OutputFormat::Si) => UnitStyle::HumanSi,
+        Some(OutputFormat::B) => UnitStyle::Plain,
+        Some(OutputFormat::K) => UnitStyle::Fixed(1 << 10, "Ki"),
+        Some(OutputFormat::M) => UnitStyle::Fixed(1 << 20, "Mi"),
+        Some(OutputFormat::G) => UnitStyle::Fixed(1 << 30, "Gi"),
+        Some(OutputFormat::T) => UnitStyle::Fixed(1 << 40, "Ti"),
+        Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "KB"),
+        Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "MB"),
+        Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "GB"),
+        Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "TB"),
     }
 }
 
@@ -379,32 +363,4 @@ fn names_and_paths(values: &[OsString], flag: &str) -> Result<NamesAndPaths, Con
         }
     }
     Ok((names, paths))
-}
-
-/// Decides where the new side of `--diff OLD` comes from. A PATH that is a regular file is
-/// another export: the top of an export is always a directory, so a scan of a lone file could
-/// never be compared with one, and telling the two apart by the file type needs no guess at
-/// its contents. Two exports can also be given as `--diff OLD --import NEW` (NEW may be `-`).
-/// The interactive view shows a NEW export as it shows `--import`: read-only.
-fn new_scan_of_diff(
-    old: &OsString,
-    paths: &mut Vec<OsString>,
-    import: &mut Option<OsString>,
-) -> Result<(), ConfigError> {
-    if import.is_none() {
-        if paths.len() != 1 {
-            return Err(ConfigError(
-                "--diff compares one directory: give a single path".into(),
-            ));
-        }
-        if std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()) {
-            *import = Some(paths.remove(0));
-        }
-    }
-    if import.as_deref() == Some(OsStr::new("-")) && old == "-" {
-        return Err(ConfigError(
-            "--diff: the old and the new scan cannot both come from stdin".into(),
-        ));
-    }
-    Ok(())
 }

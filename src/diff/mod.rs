@@ -11,6 +11,10 @@
 //! a node of the new tree (matched or added) or an unmatched node of the old one (removed).
 //! A directory replaced by a file, or the reverse, is never matched: the old one is removed
 //! and the new one added.
+//!
+//! This is the model of the diff feature (`--diff`). Its runs are [`crate::app::diff`] (which
+//! loads both scans), its printed views [`crate::render::diff`] and [`crate::render::diff_json`],
+//! and the interactive view's column [`crate::tui::diff`].
 
 pub mod select;
 

@@ -17,7 +17,7 @@ use std::os::unix::ffi::OsStrExt;
 pub use json::Pos;
 pub use ncdu::Keep;
 
-use crate::render::escape::escape;
+use crate::render::escape::shown;
 use crate::walk::Scan;
 
 /// Loads `--import FILE` (`-`: stdin) as the scan to show, keeping what `keep` says. The
@@ -31,9 +31,10 @@ pub fn import_file(file: &OsStr, to_terminal: bool, keep: Keep) -> Result<Scan, 
             .and_then(|f| ncdu::read_keeping(f, keep))
     };
     result.map(|i| i.scan).map_err(|e| {
-        let name = escape(file.as_bytes(), !to_terminal);
-        let name = String::from_utf8_lossy(&name.bytes);
-        format!("cannot import '{name}': {e}")
+        format!(
+            "cannot import '{}': {e}",
+            shown(file.as_bytes(), to_terminal)
+        )
     })
 }
 

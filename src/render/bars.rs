@@ -42,9 +42,6 @@ impl BarsView<'_> {
             return Ok(());
         }
         let opts = self.opts;
-        if opts.screen_reader {
-            return super::reader::render_reader(tree, rows, self.mode, opts, out);
-        }
         // --dim: guides and bars faint, so names and sizes stand out (colour only)
         let dim = opts.dim && self.palette.is_some();
         let raw_invalid = !opts.to_terminal;

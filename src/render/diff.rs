@@ -4,6 +4,9 @@
 //! bar is split in the middle: growth fills the right half with `█`, shrinking the left half
 //! with `▒`, both scaled to the biggest change shown. An entry that was not there is `-` in
 //! the OLD column and marked `(new)`; one that is gone is `-` in NEW and marked `(removed)`.
+//!
+//! One view of the diff feature: the rows come from [`crate::diff::select`], the run that
+//! prints them is [`crate::app::diff`].
 
 use std::io::{self, Write};
 

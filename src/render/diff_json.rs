@@ -5,6 +5,9 @@
 //! `status` says which), `status` one of `same`, `changed`, `added`, `removed`. Children
 //! biggest change first; unchanged entries are left out (the top is always there). Names as
 //! in `-j`: not UTF-8, they come with `"name_bytes"` too.
+//!
+//! One view of the diff feature ([`crate::diff`]); the run that prints it is
+//! [`crate::app::diff`].
 
 use std::io::{self, Write};
 

@@ -4,7 +4,8 @@
 //! control characters (newline, ESC, C1), bidi overrides and zero-width characters never reach
 //! the output raw; they are written as `\n`, `\x1b`, `\u{202e}`. Bytes that are not UTF-8 are
 //! written as `\xff` on a terminal and passed through raw when the output is a pipe or a file
-//! (so scripts get the real name back).
+//! (so scripts get the real name back). Messages and widgets, which hold text, take
+//! [`shown`].
 
 use std::borrow::Cow;
 
@@ -75,6 +76,13 @@ pub fn escape(name: &[u8], raw_invalid: bool) -> Escaped<'_> {
         bytes: Cow::Owned(out),
         width,
     }
+}
+
+/// A name or path as a message or a widget shows it: escaped, as text. Bytes that are not
+/// UTF-8 are `\xff` on a terminal; elsewhere they pass [`escape`] raw and become U+FFFD here
+/// (a message is text: the raw bytes are in the output itself).
+pub fn shown(name: &[u8], to_terminal: bool) -> String {
+    String::from_utf8_lossy(&escape(name, !to_terminal).bytes).into_owned()
 }
 
 /// Cuts escaped text to at most `max` columns, ending with `…` when something was cut.

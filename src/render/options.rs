@@ -1,4 +1,5 @@
-//! How a view is drawn: decided by `config`, read by every renderer.
+//! How a view is drawn: decided by `config`, read by every renderer. Which view is drawn is
+//! the run's `config::Mode`, not an option here.
 
 use crate::vocab::{TimeField, UnitStyle};
 
@@ -18,16 +19,10 @@ pub struct ViewOptions {
     pub color: bool,
     pub full_paths: bool,
     pub only_dirs: bool,
-    pub only_files: bool,
-    pub json: bool,
     pub width: usize,
     pub skip_total: bool,
-    /// `-R`: plain columns (name, depth, size, percent) for screen readers.
-    pub screen_reader: bool,
     /// `--dim`: tree guides and bars faint when colouring.
     pub dim: bool,
-    /// `-t`: files grouped by extension instead of the tree.
-    pub file_types: bool,
     /// `-m`: which time the sizes are (the walk keeps access and change times for it).
     pub filetime: Option<TimeField>,
     /// Directories shown without their contents (`--collapse`): names anywhere, or paths.

@@ -1,14 +1,14 @@
 //! The rows of a directory in display order, sorted once and kept.
 //!
-//! Sorting a directory of a million entries takes tens of milliseconds; a key press must cost
-//! far less than a frame. So every directory's sorted children are cached, keyed by the tree's
+//! Sorting a directory of a million entries takes longer than a frame; a key press must cost
+//! far less than one. So every directory's sorted children are cached, keyed by the tree's
 //! generation (bumped whenever sizes change) and the sort settings; moving, toggling columns
 //! and redrawing never sort again.
 
 use regex::bytes::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 
-use super::delta::{removed_of, Delta};
+use super::diff::{removed_of, Delta};
 use crate::tree::{flags, Node, NodeId, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
@@ -97,7 +97,7 @@ pub fn shown(tree: &Tree, id: NodeId) -> bool {
 }
 
 /// What rows are: nodes of the tree on screen and, in a comparison with an earlier scan,
-/// removed rows (entries of the old scan only, see [`super::delta`]).
+/// removed rows (entries of the old scan only, see [`super::diff`]).
 #[derive(Copy, Clone)]
 pub struct Source<'a> {
     pub tree: &'a Tree,

@@ -9,7 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod delete;
-pub mod delta;
+pub mod diff;
 pub mod event;
 pub mod listing;
 pub mod marks;
@@ -18,6 +18,7 @@ mod requests;
 pub mod state;
 pub mod style;
 pub mod terminal;
+mod text;
 pub mod trash;
 pub mod view;
 
@@ -25,8 +26,8 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use crate::config::Config;
-use crate::error::{report_scan_errors, ExitStatus};
+use crate::config::{Config, Interactive};
+use crate::error::{fail, report_scan_errors, ExitStatus};
 use crate::render::escape::escape;
 use app::App;
 use state::Options;
@@ -42,8 +43,8 @@ const ERRORS_SHOWN: usize = 10;
 pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
     let mut complete = true;
     let mut new = None;
-    if let Some(opts) = &config.diff {
-        let (old, imported, ok) = crate::compare::sides_for_view(config, opts)?;
+    if let Some(opts) = config.mode.diff() {
+        let (old, imported, ok) = crate::app::diff::sides_for_view(config, opts)?;
         complete = ok;
         new = imported;
         app.state.compare_with(old);
@@ -57,7 +58,7 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
                     identity: false,
                     extra: config.walk.keep_extra,
                 };
-                crate::import::import_file(file, io::stderr().is_terminal(), keep)?
+                crate::import::import_file(file, config.terminals.stderr, keep)?
             }
         };
         app.show_imported(scan);
@@ -67,15 +68,14 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
 
 /// Runs the interactive view. Needs a terminal for keys (stdin) and one to draw on: stdout,
 /// or stderr when stdout is a pipe that takes `--print-marked`.
-pub fn run(config: &Config) -> ExitStatus {
-    let Some(ia) = &config.interactive else {
-        return crate::run(config);
-    };
+pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
+    let ttys = config.terminals;
+    // stdin is only asked here: no other run reads it as a terminal
     let screen = if !io::stdin().is_terminal() {
         return fail("interactive mode needs a terminal: stdin is not one");
-    } else if io::stdout().is_terminal() {
+    } else if ttys.stdout {
         Screen::Stdout
-    } else if ia.print_marked && io::stderr().is_terminal() {
+    } else if ia.print_marked && ttys.stderr {
         Screen::Stderr
     } else {
         return fail("interactive mode needs a terminal: stdout is not one");
@@ -83,7 +83,7 @@ pub fn run(config: &Config) -> ExitStatus {
     let waiting = Arc::new(AtomicBool::new(false));
     let stop = match terminal::termination_flag(&waiting) {
         Ok(f) => f,
-        Err(e) => return fail(&format!("cannot watch signals: {e}")),
+        Err(e) => return fail(format!("cannot watch signals: {e}")),
     };
     let styles = if config.view.color {
         style::Styles::from_env()
@@ -104,11 +104,11 @@ pub fn run(config: &Config) -> ExitStatus {
     let mut status = match load(config, &mut app) {
         Ok(true) => ExitStatus::Success,
         Ok(false) => ExitStatus::Incomplete,
-        Err(msg) => return fail(&msg),
+        Err(msg) => return fail(msg),
     };
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
-        Err(e) => return fail(&format!("cannot set up the terminal: {e}")),
+        Err(e) => return fail(format!("cannot set up the terminal: {e}")),
     };
     if config.import.is_none() {
         app.start_scan(config.paths.clone());
@@ -116,23 +116,20 @@ pub fn run(config: &Config) -> ExitStatus {
     let mut events = event::TerminalEvents { waiting };
     let result = app::run(&mut term, &mut events, &mut app, &stop);
     drop(term);
-    terminal::restore(if ia.print_marked && !io::stdout().is_terminal() {
+    terminal::restore(if ia.print_marked && !ttys.stdout {
         &Screen::Stderr
     } else {
         &Screen::Stdout
     });
 
     if let Err(e) = result {
-        let _ = writeln!(io::stderr(), "hogs: {e}");
-        status = ExitStatus::Incomplete;
+        status = fail(e);
     }
     if !app.errors.is_empty() {
         status = ExitStatus::Incomplete;
-        let stderr = io::stderr();
-        let tty = stderr.is_terminal();
         let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
-        let mut err = stderr.lock();
-        let _ = report_scan_errors(shown, &app.state.tree, &mut err, tty);
+        let mut err = io::stderr().lock();
+        let _ = report_scan_errors(shown, &app.state.tree, &mut err, ttys.stderr);
         if app.errors.len() > shown.len() {
             let _ = writeln!(
                 err,
@@ -142,9 +139,8 @@ pub fn run(config: &Config) -> ExitStatus {
         }
     }
     if ia.print_marked {
-        let out = io::stdout();
-        let raw = !out.is_terminal();
-        let mut out = out.lock();
+        let raw = !ttys.stdout;
+        let mut out = io::stdout().lock();
         for id in app.state.marks.iter() {
             let path = app.state.tree.path(id);
             let line = escape(&path, raw);
@@ -159,9 +155,4 @@ pub fn run(config: &Config) -> ExitStatus {
         let _ = out.flush();
     }
     status
-}
-
-fn fail(msg: &str) -> ExitStatus {
-    let _ = writeln!(io::stderr(), "hogs: {msg}");
-    ExitStatus::Incomplete
 }

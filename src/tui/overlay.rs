@@ -7,8 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use super::state::{Overlay, State};
-use super::view::path_text as path_of;
-use crate::render::escape::{escape, truncate};
+use super::text::{keep_head, path_text as path_of};
 use crate::tree::NodeId;
 
 /// Draws the state's overlay, if any, over `area`.
@@ -124,9 +123,4 @@ fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: 
         },
         buf,
     );
-}
-
-fn keep_head(text: &str, max: usize) -> String {
-    let (cut, _) = truncate(&escape(text.as_bytes(), false), max);
-    String::from_utf8_lossy(&cut).into_owned()
 }

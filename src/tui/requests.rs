@@ -1,7 +1,7 @@
 //! The state's side of marking, deleting and rescanning: what `Space`, `d`, `t`, `r` and the
 //! dialogs do, the requests they hand to the event loop, and how results come back in.
 
-use super::delta::removed_of;
+use super::diff::removed_of;
 use super::state::{Overlay, Request, State};
 use crate::tree::{NodeId, Tree, TOTAL};
 

@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use super::action::{Action, InputMode};
-use super::delta::{removed_of, Delta};
+use super::diff::{removed_of, Delta};
 use super::listing::{Filter, Listing, Sort, SortKey, Source};
 use super::marks::Marks;
 use crate::tree::{EntryKind, Node, NodeId, Tree, TOTAL};

@@ -8,11 +8,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use ratatui::Frame;
-use unicode_width::UnicodeWidthChar;
 
-use super::delta::{Change, Delta};
+use super::diff::{Change, Delta};
 use super::state::State;
 use super::style::Styles;
+pub use super::text::display;
+use super::text::{keep_tail, path_text as path_of};
 use crate::render::diff::signed_size;
 use crate::render::escape::{escape, truncate};
 use crate::tree::{flags, EntryKind, NodeId, TOTAL};
@@ -76,45 +77,6 @@ pub fn draw(frame: &mut Frame<'_>, state: &State, styles: &Styles) {
     draw_marks(buf, areas.marks, state);
     draw_footer(buf, areas.footer, state);
     super::overlay::draw(buf, area, state);
-}
-
-/// The path of an entry as shown (escaped); `(all paths)` for the total of several roots.
-pub(super) fn path_text(state: &State, id: NodeId) -> String {
-    path_of(state, id)
-}
-
-/// A name or path as it may be shown: escaped, valid UTF-8.
-pub fn display(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(&escape(bytes, false).bytes).into_owned()
-}
-
-/// Cut to `max` columns keeping the end (paths: the interesting part is the tail).
-fn keep_tail(text: &str, max: usize) -> String {
-    let width: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if width <= max {
-        return text.to_string();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    let mut kept = Vec::new();
-    let mut w = 0;
-    for c in text.chars().rev() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw > max - 1 {
-            break;
-        }
-        w += cw;
-        kept.push(c);
-    }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
-}
-
-fn path_of(state: &State, id: NodeId) -> String {
-    if id == TOTAL {
-        return "(all paths)".into();
-    }
-    display(&state.path(id))
 }
 
 fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
@@ -267,7 +229,7 @@ fn header_change(state: &State, delta: &Delta) -> String {
 /// The old size of a removed row's directory: what its percentage is of.
 fn removed_parent_size(state: &State, id: NodeId) -> u64 {
     let old = state.delta.as_ref().map(|d| d.old());
-    match (super::delta::removed_of(id), old) {
+    match (super::diff::removed_of(id), old) {
         (Some(o), Some(old)) if (o as usize) < old.len() => {
             old.node(old.node(o).parent).size(state.mode)
         }
@@ -297,113 +259,19 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         }
         return;
     }
-    let tree = &state.tree;
-    let src = state.source();
-    let dir_size = src.node(state.dir).size(state.mode);
-    let largest = state.largest();
     let end = (state.offset + area.height as usize).min(rows.len());
     let visible = &rows[state.offset..end];
-    let sizes: Vec<String> = visible
-        .iter()
-        .map(|&id| state.format(src.node(id).size(state.mode)))
-        .collect();
-    let size_w = sizes.iter().map(String::len).max().unwrap_or(0).max(5);
-    let bar_w = bar_width(area.width);
-    let changes: Option<Vec<(String, Color)>> = shown_delta(state).map(|delta| {
-        visible
-            .iter()
-            .map(|&id| change_text(state, delta.change(tree, id)))
-            .collect()
-    });
-    let change_w = changes
-        .iter()
-        .flatten()
-        .map(|(t, _)| t.len())
-        .max()
-        .unwrap_or(0)
-        .max(6);
-    for (i, (&id, size)) in visible.iter().zip(&sizes).enumerate() {
+    let columns = Columns::of(state, visible, area.width);
+    for (i, &id) in visible.iter().enumerate() {
         let y = area.y + i as u16;
-        let n = src.node(id);
-        let removed = state.is_removed_row(id);
-        let value = n.size(state.mode);
-        // a removed entry's share of its directory as it was
-        let parent_size = match removed {
-            true => removed_parent_size(state, id),
-            false => dir_size,
-        };
-        let pct = if parent_size > 0 {
-            value as f64 * 100.0 / parent_size as f64
-        } else {
-            0.0
-        };
-        let marked = state.marks.contains(id);
-        let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
-        if let Some(changes) = &changes {
-            let (text, color) = &changes[i];
-            spans.push(Span::styled(
-                format!("{text:>change_w$} "),
-                Style::new().fg(*color),
-            ));
-        }
-        if bar_w > 0 {
-            let fill = if largest > 0 {
-                value as f64 / largest as f64
-            } else {
-                0.0
-            };
-            spans.push(Span::styled(
-                bar(fill, bar_w),
-                Style::new().fg(Color::Green),
-            ));
-            spans.push(Span::raw(" "));
-        }
-        if state.show_count {
-            spans.push(Span::raw(format!(
-                "{:>6} ",
-                crate::units::format_size(
-                    n.entries as u64,
-                    crate::vocab::SizeMode::Count,
-                    state.units
-                )
-            )));
-        }
-        if state.show_mtime {
-            spans.push(Span::raw(format!("{} ", date(n.mtime))));
-        }
-        let mark = if marked { '*' } else { ' ' };
-        spans.push(Span::styled(
-            format!("{mark}{}", flag_char(state, id)),
-            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-        ));
-        let used: usize = spans.iter().map(|s| s.width()).sum();
-        let suffix = match (n.is_dir(), removed) {
-            (true, true) => "/ (removed)",
-            (false, true) => " (removed)",
-            (true, false) => "/",
-            (false, false) => "",
-        };
-        let room = (area.width as usize).saturating_sub(used + suffix.len());
-        let name = src.name(id);
-        let (cut, _) = truncate(&escape(name, false), room);
-        let mut name_style = styles.for_entry(n.kind(), name);
-        if marked {
-            name_style = name_style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
-        }
-        if removed {
-            name_style = name_style.fg(Color::DarkGray);
-        }
-        spans.push(Span::styled(
-            format!("{}{suffix}", String::from_utf8_lossy(&cut)),
-            name_style,
-        ));
+        let line = row_line(state, styles, &columns, i, id, area.width);
         let line_area = Rect {
             y,
             height: 1,
             ..area
         };
-        buf.set_line(area.x, y, &Line::from(spans), area.width);
-        if removed {
+        buf.set_line(area.x, y, &line, area.width);
+        if state.is_removed_row(id) {
             // not on the disk: the whole row dimmed
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
         }
@@ -411,6 +279,137 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
         }
     }
+}
+
+/// What the columns of the visible rows share: their texts measured together.
+struct Columns {
+    /// The size of every visible row, formatted.
+    sizes: Vec<String>,
+    size_w: usize,
+    bar_w: usize,
+    /// The change of every visible row, when a comparison is shown.
+    changes: Option<Vec<(String, Color)>>,
+    change_w: usize,
+    /// The current directory's size: what a row's percentage is of.
+    dir_size: u64,
+    /// The biggest row's size: what fills a bar.
+    largest: u64,
+}
+
+impl Columns {
+    fn of(state: &State, visible: &[NodeId], width: u16) -> Columns {
+        let src = state.source();
+        let sizes: Vec<String> = visible
+            .iter()
+            .map(|&id| state.format(src.node(id).size(state.mode)))
+            .collect();
+        let changes: Option<Vec<(String, Color)>> = shown_delta(state).map(|delta| {
+            visible
+                .iter()
+                .map(|&id| change_text(state, delta.change(&state.tree, id)))
+                .collect()
+        });
+        let change_w = changes
+            .iter()
+            .flatten()
+            .map(|(t, _)| t.len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
+        Columns {
+            size_w: sizes.iter().map(String::len).max().unwrap_or(0).max(5),
+            sizes,
+            bar_w: bar_width(width),
+            changes,
+            change_w,
+            dir_size: src.node(state.dir).size(state.mode),
+            largest: state.largest(),
+        }
+    }
+}
+
+/// The `i`th visible row, entry `id`: size, share, change, bar, optional columns, flags and
+/// the name cut to what is left of `width`.
+fn row_line(
+    state: &State,
+    styles: &Styles,
+    cols: &Columns,
+    i: usize,
+    id: NodeId,
+    width: u16,
+) -> Line<'static> {
+    let src = state.source();
+    let n = src.node(id);
+    let removed = state.is_removed_row(id);
+    let value = n.size(state.mode);
+    // a removed entry's share of its directory as it was
+    let parent_size = match removed {
+        true => removed_parent_size(state, id),
+        false => cols.dir_size,
+    };
+    let pct = if parent_size > 0 {
+        value as f64 * 100.0 / parent_size as f64
+    } else {
+        0.0
+    };
+    let marked = state.marks.contains(id);
+    let (size, size_w, change_w) = (&cols.sizes[i], cols.size_w, cols.change_w);
+    let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
+    if let Some(changes) = &cols.changes {
+        let (text, color) = &changes[i];
+        spans.push(Span::styled(
+            format!("{text:>change_w$} "),
+            Style::new().fg(*color),
+        ));
+    }
+    if cols.bar_w > 0 {
+        let fill = if cols.largest > 0 {
+            value as f64 / cols.largest as f64
+        } else {
+            0.0
+        };
+        spans.push(Span::styled(
+            bar(fill, cols.bar_w),
+            Style::new().fg(Color::Green),
+        ));
+        spans.push(Span::raw(" "));
+    }
+    if state.show_count {
+        spans.push(Span::raw(format!(
+            "{:>6} ",
+            crate::units::format_size(n.entries as u64, crate::vocab::SizeMode::Count, state.units)
+        )));
+    }
+    if state.show_mtime {
+        spans.push(Span::raw(format!("{} ", date(n.mtime))));
+    }
+    let mark = if marked { '*' } else { ' ' };
+    spans.push(Span::styled(
+        format!("{mark}{}", flag_char(state, id)),
+        Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+    ));
+    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let suffix = match (n.is_dir(), removed) {
+        (true, true) => "/ (removed)",
+        (false, true) => " (removed)",
+        (true, false) => "/",
+        (false, false) => "",
+    };
+    let room = (width as usize).saturating_sub(used + suffix.len());
+    let name = src.name(id);
+    let (cut, _) = truncate(&escape(name, false), room);
+    let mut name_style = styles.for_entry(n.kind(), name);
+    if marked {
+        name_style = name_style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    }
+    if removed {
+        name_style = name_style.fg(Color::DarkGray);
+    }
+    spans.push(Span::styled(
+        format!("{}{suffix}", String::from_utf8_lossy(&cut)),
+        name_style,
+    ));
+    Line::from(spans)
 }
 
 fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
@@ -493,12 +492,5 @@ mod tests {
         assert_eq!(date(86_400), "1970-01-02");
         assert_eq!(date(951_782_400), "2000-02-29");
         assert_eq!(date(1_700_000_000), "2023-11-14");
-    }
-
-    #[test]
-    fn tails_keep_the_end_by_width() {
-        assert_eq!(keep_tail("abcdef", 4), "…def");
-        assert_eq!(keep_tail("ab日本", 4), "…本");
-        assert_eq!(keep_tail("abc", 3), "abc");
     }
 }

@@ -264,7 +264,7 @@ fn render(tree: &Tree, width: usize, extra: &[&str], terminal: bool) -> Vec<u8> 
     config.view.to_terminal = terminal;
     config.view.color = false;
     let mut out = Vec::new();
-    hogs::render(tree, &config, &mut out).expect("render");
+    hogs::app::print::render(tree, &config, &mut out).expect("render");
     out
 }
 

@@ -8,6 +8,9 @@
 //! through the state ([`super::state::State::node`]), and every destructive path checks
 //! [`removed_of`] first. The matching is redone whenever the tree changes (a snapshot, a
 //! delete, a rescan) or the size mode does: one linear pass.
+//!
+//! Part of the diff feature: [`crate::diff`] matches the trees, [`crate::app::diff`] loads
+//! the two sides (for this view too), [`crate::render::diff`] prints a comparison.
 
 use crate::diff::{Diff, Entry, Matching, Status};
 use crate::tree::{Node, NodeId, Tree};

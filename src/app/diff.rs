@@ -1,39 +1,43 @@
 //! `hogs --diff OLD [PATH]`: load the earlier scan, take the new one (a walk, or another
-//! export), match them and show what changed.
+//! export), match them and show what changed; and the same loading for the interactive
+//! view's comparison ([`sides_for_view`]).
+//!
+//! The diff feature's other parts: [`crate::diff`] matches two trees and selects the rows,
+//! [`crate::render::diff`] and [`crate::render::diff_json`] print them, and
+//! [`crate::tui::diff`] shows the changes in the interactive view.
 
-use std::ffi::OsStr;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, DiffOptions};
 use crate::diff::select::{select_diff_rows, DiffSelection};
 use crate::diff::Matching;
-use crate::error::{report_scan_errors, ExitStatus};
+use crate::error::{fail, report_scan_errors, ExitStatus};
 use crate::render::color::Palette;
 use crate::render::diff::DiffBarsView;
-use crate::render::escape::escape;
+use crate::render::escape::shown;
 use crate::tree::Tree;
 use crate::walk::Scan;
 use crate::{export, import, render};
 
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
 /// comparison still shown; scans of different directories are refused unless
-/// `--diff-root-any`.
-pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
-    let err_tty = io::stderr().is_terminal();
+/// `--diff-root-any`. `json`: `-j`'s document instead of bars.
+pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
     // the saved scan first: a bad file fails before a long walk
     let mut old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
         Ok(scan) => scan,
-        Err(msg) => return fail(&msg),
+        Err(msg) => return fail(msg),
     };
     // before the new scan is loaded beside it
     slim(&mut old.tree, config);
     let new = match &config.import {
         Some(file) => match import::import_file(file, err_tty, keep_for_diff(config)) {
             Ok(scan) => scan,
-            Err(msg) => return fail(&msg),
+            Err(msg) => return fail(msg),
         },
-        None => crate::scan_with_progress(config),
+        None => super::scan::walk_paths(config),
     };
     let mut status = ExitStatus::Success;
     for scan in [&old, &new] {
@@ -51,7 +55,7 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
         None => export::root_name(config.paths[0].as_os_str()),
     };
     if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
-        return fail(&msg);
+        return fail(msg);
     }
     let shown_name = new.tree.name(new_root).to_vec();
     let old = prepare(old.tree, &shown_name, config);
@@ -68,7 +72,7 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
         hide_empty: config.filters.is_active(),
     };
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let written = if view.json {
+    let written = if json {
         render::diff_json::render_diff_json(&diff, &sel, &mut out)
     } else {
         let palette = view.color.then(Palette::from_env);
@@ -80,7 +84,7 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
         .render(&diff, &rows, &mut out)
     };
     let written = written.and_then(|()| out.flush());
-    status = status.max(crate::write_status(written, None::<&OsStr>));
+    status = status.max(super::write_status(written, None, err_tty));
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status
@@ -91,11 +95,11 @@ pub fn run(config: &Config, opts: &DiffOptions) -> ExitStatus {
 /// --diff OLD NEW.json`), that export; otherwise the new side is a walk of `config.paths[0]`,
 /// started later. Errors recorded in the old scan are reported on stderr; the flag says
 /// whether there were none.
-pub(crate) fn sides_for_view(
+pub fn sides_for_view(
     config: &Config,
     opts: &DiffOptions,
 ) -> Result<(Tree, Option<Scan>, bool), String> {
-    let err_tty = io::stderr().is_terminal();
+    let err_tty = config.terminals.stderr;
     let old = import::import_file(&opts.old, err_tty, keep_for_diff(config))?;
     let (new, new_name, shown_name) = match (&config.import, config.paths.first()) {
         (Some(file), _) => {
@@ -143,7 +147,7 @@ pub(crate) fn check_roots(
     if opts.root_any || old.name(old_root) == new_name {
         return Ok(());
     }
-    let show = |b: &[u8]| String::from_utf8_lossy(&escape(b, !err_tty).bytes).into_owned();
+    let show = |b: &[u8]| shown(b, err_tty);
     Err(format!(
         "cannot compare: '{}' is a scan of '{}', not of '{}' (--diff-root-any compares them anyway)",
         show(opts.old.as_bytes()),
@@ -183,9 +187,4 @@ fn slim(tree: &mut Tree, config: &Config) {
     if config.filters.times.is_empty() {
         tree.extra = Vec::new();
     }
-}
-
-fn fail(msg: &str) -> ExitStatus {
-    let _ = writeln!(io::stderr(), "hogs: {msg}");
-    ExitStatus::Incomplete
 }

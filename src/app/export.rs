@@ -1,0 +1,58 @@
+//! `hogs -O FILE [PATH]`: the scan (a walk, or `--import`) written in ncdu's format instead
+//! of shown. The format itself is [`crate::export`].
+
+use std::io::BufWriter;
+
+use crate::config::{Config, ExportTarget};
+use crate::error::{fail, ExitStatus};
+use crate::export::{self, ncdu};
+use crate::render::escape::shown;
+
+/// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
+/// export (exit status 1); a target that cannot be written fails before the walk.
+pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
+    let mut out = match export::open_target(&target.file) {
+        Ok(w) => BufWriter::with_capacity(64 * 1024, w),
+        Err(e) => {
+            return fail(format!(
+                "cannot write '{}': {}",
+                shown(target.file.as_encoded_bytes(), err_tty),
+                super::io_cause(&e)
+            ))
+        }
+    };
+    let (mut scan, status) = match super::scan::load(config) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    let tree = &mut scan.tree;
+    // own sizes, not totals: no `finish`
+    tree.mark_filtered(&config.filters);
+    let Some(root) = tree.roots().next() else {
+        return status; // the argument could not be read: said above
+    };
+    if !tree.node(root).is_dir() {
+        return fail(format!(
+            "cannot export '{}': not a directory (the ncdu format needs one)",
+            shown(tree.name(root), err_tty)
+        ));
+    }
+    let root_name = match config.import {
+        Some(_) => tree.name(root).to_vec(), // already the path it was scanned at
+        None => export::root_name(config.paths[0].as_os_str()),
+    };
+    let opts = ncdu::NcduOptions {
+        root_name: &root_name,
+        extended: target.extended,
+        timestamp: export::now(),
+    };
+    // the file is replaced only now, complete (see `export::ExportSink`)
+    let written = ncdu::write_ncdu(tree, root, &scan.errors, &opts, &mut out)
+        .and_then(|()| {
+            out.into_inner()
+                .map_err(std::io::IntoInnerError::into_error)
+        })
+        .and_then(export::ExportSink::finish);
+    status.max(super::write_status(written, Some(&target.file), err_tty))
+}

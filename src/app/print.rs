@@ -1,0 +1,147 @@
+//! `hogs [PATH...]`: a view of the scan printed on stdout — the tree of bars, `-R`'s columns
+//! or `-j`'s JSON, of the tree, of `-F`'s biggest files or of `-t`'s file types.
+
+use std::io::{self, BufWriter, Write};
+
+use crate::config::{Config, Form, Mode, Rows, View};
+use crate::error::ExitStatus;
+use crate::render::bars::{flat_rows, BarsView};
+use crate::render::color::Palette;
+use crate::render::{self, ViewOptions};
+use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
+
+/// Scans, reports what could not be read, prints the view.
+pub fn run(config: &Config, view: View) -> ExitStatus {
+    let (scan, mut status) = match super::scan::load(config) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    let mut tree = scan.tree;
+    tree.apply_filters(&config.filters);
+    if let Some(field) = config.view.filetime {
+        tree.use_time(field);
+    }
+    tree.finish();
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let written = render_view(&tree, config, view, &mut out).and_then(|()| out.flush());
+    status = status.max(super::write_status(written, None, config.terminals.stderr));
+    // a failed flush leaves bytes behind; don't let drop try (and fail) again
+    std::mem::forget(out);
+    // the process exits next: unmapping the tree would only cost a TLB flush on every CPU
+    // that runs a pool thread, a cost the walk pays for nothing
+    std::mem::forget(tree);
+    status
+}
+
+/// Writes the view `config.mode` prints (the tree of bars when it prints none) of a finished
+/// tree.
+pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<()> {
+    let view = match config.mode {
+        Mode::Print(view) => view,
+        _ => View::default(),
+    };
+    render_view(tree, config, view, out)
+}
+
+/// Writes `view` of a finished tree.
+pub fn render_view(
+    tree: &Tree,
+    config: &Config,
+    view: View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if view.rows != Rows::FileTypes {
+        return render_rows(tree, config, &config.view, view, out);
+    }
+    // a small tree of its own, shown whole (depth, -D, -F and --collapse are about
+    // directories, which it has none of)
+    let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
+    let flat = ViewOptions {
+        depth: None,
+        lines: usize::MAX,
+        only_dirs: false,
+        collapse: Default::default(),
+        ..config.view.clone()
+    };
+    let view = View {
+        rows: Rows::Tree,
+        ..view
+    };
+    render_rows(&types, config, &flat, view, out)
+}
+
+/// Writes the tree or `-F`'s files of `tree` as `opts` say (`view.rows` is not
+/// [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
+fn render_rows(
+    tree: &Tree,
+    config: &Config,
+    opts: &ViewOptions,
+    view: View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let roots: Vec<NodeId> = tree.roots().collect();
+    if roots.is_empty() {
+        return Ok(());
+    }
+    let single = roots.len() == 1;
+    let tops: Vec<NodeId> = if single || opts.skip_total {
+        roots.clone()
+    } else {
+        vec![TOTAL]
+    };
+    // below a "(total)" line the paths themselves are one level down
+    let extra = usize::from(tops == [TOTAL]);
+    let sel = Selection {
+        mode: config.walk.mode,
+        max_rows: opts.lines,
+        max_depth: opts.depth.map(|d| d + extra),
+        min_size: opts.min_size,
+        only_dirs: opts.only_dirs,
+        hide_empty: config.filters.is_active(),
+        collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
+    };
+    if view.form == Form::Json {
+        let top = if single { roots[0] } else { TOTAL };
+        return render::json::render_json(
+            tree,
+            top,
+            &Selection {
+                max_depth: opts.depth.map(|d| d + usize::from(!single)),
+                ..sel
+            },
+            out,
+        );
+    }
+    let palette = opts.color.then(Palette::from_env);
+    let lines = |opts: &ViewOptions, rows: &[Row], out: &mut dyn Write| match view.form {
+        Form::ScreenReader => {
+            render::reader::render_reader(tree, rows, config.walk.mode, opts, out)
+        }
+        _ => BarsView {
+            opts,
+            mode: config.walk.mode,
+            palette: palette.as_ref(),
+        }
+        .render(tree, rows, out),
+    };
+    if view.rows == Rows::OnlyFiles {
+        let opts = ViewOptions {
+            full_paths: true,
+            ..opts.clone()
+        };
+        for &top in &tops {
+            let files = biggest_files(
+                tree,
+                top,
+                &Selection {
+                    max_rows: opts.lines.saturating_sub(1),
+                    ..sel.clone()
+                },
+            );
+            lines(&opts, &flat_rows(top, &files), out)?;
+        }
+        return Ok(());
+    }
+    let rows = select_rows(tree, &tops, &sel);
+    lines(opts, &rows, out)
+}

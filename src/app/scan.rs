@@ -1,0 +1,71 @@
+//! The scan a printing run starts from: a walk of the paths with a progress line on a
+//! terminal, or the `--import` file; what could not be read is reported on stderr.
+
+use std::io;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::config::Config;
+use crate::error::{fail, report_scan_errors, say, ExitStatus};
+use crate::walk::Scan;
+use crate::{import, progress, walk};
+
+/// The `--import` file or a walk, with its errors reported: the status says whether there
+/// were any. `Err`: the import failed (said).
+pub fn load(config: &Config) -> Result<(Scan, ExitStatus), ExitStatus> {
+    let scan = match &config.import {
+        Some(file) => {
+            import::import_file(file, config.terminals.stderr, import_keep(config)).map_err(fail)?
+        }
+        None => walk_paths(config),
+    };
+    let status = report(&scan, config);
+    Ok((scan, status))
+}
+
+/// Reports the errors recorded in a scan on stderr.
+pub fn report(scan: &Scan, config: &Config) -> ExitStatus {
+    if scan.errors.is_empty() {
+        return ExitStatus::Success;
+    }
+    let tty = config.terminals.stderr;
+    let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), tty);
+    ExitStatus::Incomplete
+}
+
+/// What of an `--import` file a printing run keeps: what the walk would have kept (an
+/// export needs identities, the extended export and the time filters need owners and times).
+fn import_keep(config: &Config) -> import::Keep {
+    import::Keep {
+        identity: config.walk.keep_identity,
+        extra: config.walk.keep_extra,
+    }
+}
+
+/// Walks the configured paths, with a progress line on a terminal.
+pub fn walk_paths(config: &Config) -> Scan {
+    let counters = walk::Progress::default();
+    std::thread::scope(|s| {
+        let line = config
+            .progress
+            .then(|| progress::ProgressLine::start(s, &counters, config.walk.mode));
+        let scan = walk::walk_once(&config.paths, &config.walk, &counters);
+        if let Some(line) = line {
+            line.finish();
+        }
+        // how the walk ran, for tests and benchmarks (not a user-facing option)
+        if std::env::var_os("HOGS_DEBUG_WALK").is_some() {
+            let threads = counters.threads.load(Relaxed);
+            let grew = counters.threads_grew.load(Relaxed);
+            let split = counters.split_listings.load(Relaxed);
+            let grown = if grew {
+                ", grown: disk reads below a cached root"
+            } else {
+                ""
+            };
+            say(format!(
+                "walk: {threads} threads{grown}, {split} listings split"
+            ));
+        }
+        scan
+    })
+}

@@ -1,0 +1,329 @@
+//! What a run does ([`Mode`]), decided once from the flags, and the flags that cannot go
+//! together: the one place that knows which options belong to which mode.
+
+use std::ffi::{OsStr, OsString};
+
+use super::cli::Cli;
+use super::ConfigError;
+
+/// What a run does. `main` matches on it once; each arm is one run of `crate::app` (or the
+/// interactive view of `crate::tui`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Print a view of the scan (the default): which rows, in which form.
+    Print(View),
+    /// `-O FILE`: write the scan in ncdu's format instead of showing it.
+    Export(ExportTarget),
+    /// `--diff OLD`: print what changed since an earlier scan, as bars or (`-j`) as JSON.
+    Diff { diff: DiffOptions, json: bool },
+    /// `hogs i`: the full-screen view.
+    Interactive(Interactive),
+}
+
+/// A printed view of the scan.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    pub rows: Rows,
+    pub form: Form,
+}
+
+/// Which rows a printed view shows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Rows {
+    /// The tree, biggest first at every level.
+    #[default]
+    Tree,
+    /// `-F`: only files, the biggest of the whole tree (bars or `-R` columns: `-F -j` is the
+    /// tree's JSON).
+    OnlyFiles,
+    /// `-t`: files grouped by extension, a small tree of its own shown whole.
+    FileTypes,
+}
+
+/// How a printed view is written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// The dust-style tree of bars.
+    #[default]
+    Bars,
+    /// `-R`: plain columns (name, depth, size, percent) for screen readers.
+    ScreenReader,
+    /// `-j`: one JSON document.
+    Json,
+}
+
+/// Where and how `--export` writes the scan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportTarget {
+    /// The file to write; `-` is stdout.
+    pub file: OsString,
+    /// ncdu's extended mode: mtime, uid, gid and mode of every entry.
+    pub extended: bool,
+}
+
+/// `--diff`: compare with an earlier scan. The new scan is `paths[0]` walked, or
+/// `Config::import`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffOptions {
+    /// The earlier scan: an ncdu-format export (`-`: stdin).
+    pub old: OsString,
+    /// Compare even when the two scans are of different directories (`--diff-root-any`).
+    pub root_any: bool,
+}
+
+/// Settings of the interactive view (`hogs i`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interactive {
+    /// `d` and `t` do nothing (`--no-delete`).
+    pub no_delete: bool,
+    /// Print the marked paths on exit (`--print-marked`).
+    pub print_marked: bool,
+    /// `hogs i --diff OLD`: show the changes since OLD beside the sizes.
+    pub diff: Option<DiffOptions>,
+}
+
+impl Mode {
+    /// The earlier scan a run compares with, in either view.
+    pub fn diff(&self) -> Option<&DiffOptions> {
+        match self {
+            Mode::Diff { diff, .. } => Some(diff),
+            Mode::Interactive(ia) => ia.diff.as_ref(),
+            Mode::Print(_) | Mode::Export(_) => None,
+        }
+    }
+}
+
+/// `hogs i [PATH...]`: the first path names the view (a directory `i` is `./i`), and is
+/// taken off the paths. `--no-delete` and `--print-marked` need it.
+pub(super) fn take_interactive(cli: &mut Cli) -> Result<bool, ConfigError> {
+    let interactive = matches!(
+        cli.paths.first().and_then(|p| p.to_str()),
+        Some("i" | "interactive")
+    );
+    if interactive {
+        cli.paths.remove(0);
+        return Ok(true);
+    }
+    for (set, flag) in [
+        (cli.no_delete, "--no-delete"),
+        (cli.print_marked, "--print-marked"),
+    ] {
+        if set {
+            return Err(ConfigError(format!(
+                "{flag} only applies to the interactive view (`hogs i`)"
+            )));
+        }
+    }
+    Ok(false)
+}
+
+/// The mode of the run, once the paths are known; refuses flags that do not apply to it.
+/// `--diff` may move a PATH that is an export into `import` (see [`new_scan_of_diff`]).
+pub(super) fn decide(
+    cli: &Cli,
+    interactive: bool,
+    paths: &mut Vec<OsString>,
+    import: &mut Option<OsString>,
+) -> Result<Mode, ConfigError> {
+    let export = cli.export.clone().map(|file| ExportTarget {
+        file,
+        extended: cli.export_extended,
+    });
+    if export.is_some() && interactive {
+        return Err(ConfigError(
+            "--export does not apply to the interactive view (`hogs i`)".into(),
+        ));
+    }
+    if export.is_some() && paths.len() != 1 {
+        return Err(ConfigError(
+            "--export writes one directory: give a single path".into(),
+        ));
+    }
+    let diff = match &cli.diff {
+        None => None,
+        Some(old) => {
+            if let Some(flag) = diff_clash(cli) {
+                return Err(ConfigError(format!("{flag} does not apply to --diff")));
+            }
+            new_scan_of_diff(old, paths, import)?;
+            Some(DiffOptions {
+                old: old.clone(),
+                root_any: cli.diff_root_any,
+            })
+        }
+    };
+    Ok(match (interactive, export, diff) {
+        (true, _, diff) => Mode::Interactive(Interactive {
+            no_delete: cli.no_delete,
+            print_marked: cli.print_marked,
+            diff,
+        }),
+        (false, Some(target), _) => Mode::Export(target),
+        (false, None, Some(diff)) => Mode::Diff {
+            diff,
+            json: cli.output_json,
+        },
+        (false, None, None) => Mode::Print(printed_view(cli)),
+    })
+}
+
+/// `-t` wins over `-F`, `-j` over `-R`; `-F` has no JSON form of its own.
+fn printed_view(cli: &Cli) -> View {
+    let form = if cli.output_json {
+        Form::Json
+    } else if cli.screen_reader {
+        Form::ScreenReader
+    } else {
+        Form::Bars
+    };
+    let rows = if cli.file_types {
+        Rows::FileTypes
+    } else if cli.only_file && form != Form::Json {
+        Rows::OnlyFiles
+    } else {
+        Rows::Tree
+    };
+    View { rows, form }
+}
+
+/// The first flag given that a comparison has no use for.
+fn diff_clash(cli: &Cli) -> Option<&'static str> {
+    if cli.export.is_some() {
+        Some("--export")
+    } else if cli.only_file {
+        Some("--only-file")
+    } else if !cli.collapse.is_empty() {
+        Some("--collapse")
+    } else if cli.file_types {
+        Some("--file-types")
+    } else if cli.filetime.is_some() {
+        Some("--filetime") // a newest time has no change to show
+    } else if cli.screen_reader {
+        Some("--screen-reader")
+    } else {
+        None
+    }
+}
+
+/// Decides where the new side of `--diff OLD` comes from. A PATH that is a regular file is
+/// another export: the top of an export is always a directory, so a scan of a lone file could
+/// never be compared with one, and telling the two apart by the file type needs no guess at
+/// its contents. Two exports can also be given as `--diff OLD --import NEW` (NEW may be `-`).
+/// The interactive view shows a NEW export as it shows `--import`: read-only.
+fn new_scan_of_diff(
+    old: &OsString,
+    paths: &mut Vec<OsString>,
+    import: &mut Option<OsString>,
+) -> Result<(), ConfigError> {
+    if import.is_none() {
+        if paths.len() != 1 {
+            return Err(ConfigError(
+                "--diff compares one directory: give a single path".into(),
+            ));
+        }
+        if std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()) {
+            *import = Some(paths.remove(0));
+        }
+    }
+    if import.as_deref() == Some(OsStr::new("-")) && old == "-" {
+        return Err(ConfigError(
+            "--diff: the old and the new scan cannot both come from stdin".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::config::Config;
+
+    fn config(args: &[&str]) -> Result<Config, ConfigError> {
+        let argv = std::iter::once("hogs").chain(args.iter().copied());
+        Config::from_cli(Cli::try_parse_from(argv).expect("arguments"))
+    }
+
+    fn mode(args: &[&str]) -> Mode {
+        config(args).expect("config").mode
+    }
+
+    fn print(rows: Rows, form: Form) -> Mode {
+        Mode::Print(View { rows, form })
+    }
+
+    #[test]
+    fn printed_views_combine_rows_and_form() {
+        assert_eq!(mode(&[]), print(Rows::Tree, Form::Bars));
+        assert_eq!(mode(&["-R"]), print(Rows::Tree, Form::ScreenReader));
+        assert_eq!(mode(&["-j", "-R"]), print(Rows::Tree, Form::Json));
+        assert_eq!(
+            mode(&["-F", "-R"]),
+            print(Rows::OnlyFiles, Form::ScreenReader)
+        );
+        // -F has no JSON of its own: -F -j is the tree's
+        assert_eq!(mode(&["-F", "-j"]), print(Rows::Tree, Form::Json));
+        assert_eq!(
+            mode(&["-t", "-F", "-j"]),
+            print(Rows::FileTypes, Form::Json)
+        );
+    }
+
+    #[test]
+    fn the_other_modes_take_their_options() {
+        let export = mode(&["-j", "-O", "x.json", "--export-extended"]);
+        assert_eq!(
+            export,
+            Mode::Export(ExportTarget {
+                file: "x.json".into(),
+                extended: true
+            })
+        );
+        let ia = mode(&["i", "--no-delete"]);
+        assert!(matches!(
+            ia,
+            Mode::Interactive(Interactive {
+                no_delete: true,
+                diff: None,
+                ..
+            })
+        ));
+        assert_eq!(ia.diff(), None);
+    }
+
+    #[test]
+    fn flags_of_another_mode_are_refused() {
+        let err = |args: &[&str]| config(args).map(|_| ()).expect_err("refused").0;
+        assert_eq!(
+            err(&["--no-delete"]),
+            "--no-delete only applies to the interactive view (`hogs i`)"
+        );
+        assert_eq!(
+            err(&["i", "-O", "x.json"]),
+            "--export does not apply to the interactive view (`hogs i`)"
+        );
+        assert_eq!(
+            err(&["--diff", "old.json", "-R", "."]),
+            "--screen-reader does not apply to --diff"
+        );
+    }
+
+    #[test]
+    fn only_the_bars_of_the_roots_fold_files() {
+        let folds = |args: &[&str]| config(args).expect("config").walk.fold_files;
+        assert!(folds(&["-d", "0"]));
+        assert!(folds(&["-d", "0", "-R"]));
+        for other in [
+            &["-j"][..],
+            &["-F"],
+            &["-t"],
+            &["-F", "-j"],
+            &["-e", "x"],
+            &["i"],
+        ] {
+            let args: Vec<&str> = ["-d", "0"].iter().chain(other).copied().collect();
+            assert!(!folds(&args), "{args:?}");
+        }
+    }
+}
