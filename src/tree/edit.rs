@@ -92,7 +92,14 @@ impl Tree {
             if keep_identity {
                 self.identity.push(sub.identity_of(id).unwrap_or_default());
             }
+            if let Some(links) = sub.links_of(id) {
+                self.links.insert(map(id), links);
+            }
         }
+        match sub.links_of(sub_root) {
+            Some(links) => self.links.insert(at, links),
+            None => self.links.remove(&at),
+        };
         let fresh = &sub.nodes[sub_root as usize];
         let old = self.nodes[at as usize].clone();
         {
@@ -107,7 +114,9 @@ impl Tree {
             n.apparent = fresh.apparent;
             n.entries = fresh.entries;
             n.mtime = fresh.mtime;
-            n.packed = (n.packed & !(0xffu64 << 56)) | ((fresh.flags() as u64) << 56);
+            // flags and kind both: a directory may be a file now
+            const KIND_AND_FLAGS: u64 = (0xffu64 << 56) | (3u64 << 48);
+            n.packed = (n.packed & !KIND_AND_FLAGS) | (fresh.packed & KIND_AND_FLAGS);
         }
         if keep_identity {
             if let Some(key) = sub.identity_of(sub_root) {

@@ -17,6 +17,7 @@ use ratatui::Terminal;
 use super::action::Mapper;
 use super::delete;
 use super::event::EventSource;
+use super::requests::Rescanned;
 use super::state::{Options, Request, State};
 use super::style::Styles;
 use super::view;
@@ -40,7 +41,7 @@ enum Done {
         refused: Vec<String>,
         trash: bool,
     },
-    Rescanned(NodeId, Result<Tree, String>),
+    Rescanned(NodeId, Rescanned),
 }
 
 /// The walk in progress, watched through its [`LiveScan`].
@@ -175,16 +176,18 @@ impl App {
                 std::thread::spawn(move || {
                     let scan = walk(std::slice::from_ref(&path), &opts, &Progress::default());
                     let result = if scan.tree.roots().is_empty() {
-                        let cause = scan.errors.first().map_or_else(
-                            || "gone".to_string(),
-                            |e| crate::walk::sys::describe(e.errno),
-                        );
-                        Err(format!("cannot rescan: {cause}"))
+                        match scan.errors.first().map(|e| e.errno) {
+                            None | Some(libc::ENOENT | libc::ENOTDIR) => Rescanned::Gone,
+                            Some(errno) => Rescanned::Failed(format!(
+                                "cannot rescan: {}",
+                                crate::walk::sys::describe(errno)
+                            )),
+                        }
                     } else {
                         let mut tree = scan.tree;
                         tree.apply_filters(&filters);
                         tree.finish();
-                        Ok(tree)
+                        Rescanned::Tree(tree)
                     };
                     let _ = tx.send(Done::Rescanned(id, result));
                 });

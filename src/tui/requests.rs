@@ -6,6 +6,17 @@ use super::state::{Overlay, Request, State};
 use crate::tree::{NodeId, Tree, TOTAL};
 
 /// Why a removed row (an entry of the earlier scan only) is left alone.
+/// What a rescan found.
+#[derive(Debug)]
+pub enum Rescanned {
+    /// The entry as it is now (a finished tree with it as its single root).
+    Tree(Tree),
+    /// Nothing is at its path any more (or a directory on the way is not one now).
+    Gone,
+    /// It could not be read: the message says why.
+    Failed(String),
+}
+
 const NOT_ON_DISK: &str = "removed since the earlier scan: not on the disk";
 
 impl State {
@@ -139,16 +150,28 @@ impl State {
         }
     }
 
-    /// A rescan finished (or failed with a message).
-    pub fn rescan_done(&mut self, at: NodeId, result: Result<Tree, String>) {
+    /// A rescan finished: the entry is replaced by what is on the disk now, or leaves the
+    /// tree if it is not there any more.
+    pub fn rescan_done(&mut self, at: NodeId, result: Rescanned) {
         self.busy = None;
         match result {
-            Ok(sub) => {
+            Rescanned::Tree(sub) => {
                 self.tree.graft(at, &sub);
                 self.tree_changed();
                 self.message = Some("rescanned".into());
             }
-            Err(e) => self.message = Some(e),
+            Rescanned::Gone => {
+                let shown = super::view::display(&self.tree.path(at));
+                if self.tree.is_root(at) {
+                    self.message = Some(format!("{shown}: not on the disk any more"));
+                    return;
+                }
+                self.tree.remove(at);
+                self.removed.push(at);
+                self.tree_changed();
+                self.message = Some(format!("{shown}: gone from the disk"));
+            }
+            Rescanned::Failed(e) => self.message = Some(e),
         }
     }
 }
