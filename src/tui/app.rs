@@ -221,10 +221,8 @@ impl App {
                 trash,
             } => {
                 refused.extend(outcome.failed);
-                if !outcome.partial.is_empty() {
-                    refused.push("partly deleted directories keep stale sizes: r rescans".into());
-                }
-                self.state.delete_done(&outcome.removed, &refused, trash);
+                self.state
+                    .delete_done(&outcome.removed, &refused, outcome.partial.len(), trash);
             }
             Done::Rescanned(id, result) => self.state.rescan_done(id, result),
         }
@@ -415,7 +413,7 @@ mod tests {
         assert_eq!(app.state.cursor(), 0);
         assert!(!app.poll(), "at most one snapshot per interval");
         // deleted while the walk goes on: stays deleted in every later snapshot
-        app.state.delete_done(&[a + 1], &[], false);
+        app.state.delete_done(&[a + 1], &[], 0, false);
         due(&mut app);
         assert!(app.poll());
         assert_eq!(names(&app), [&b"a"[..]]);

@@ -120,8 +120,15 @@ impl State {
     }
 
     /// A delete finished: `removed` are gone from the disk (or already were), `failed` are
-    /// (entry, reason) lines. Only what was really removed leaves the tree.
-    pub fn delete_done(&mut self, removed: &[NodeId], failed: &[String], trash: bool) {
+    /// (entry, reason) lines, one per failure; `partial` directories lost only part of their
+    /// contents. Only what was really removed leaves the tree.
+    pub fn delete_done(
+        &mut self,
+        removed: &[NodeId],
+        failed: &[String],
+        partial: usize,
+        trash: bool,
+    ) {
         self.busy = None;
         let freed: u64 = removed
             .iter()
@@ -145,6 +152,17 @@ impl State {
             lines.extend(failed.iter().take(8).cloned());
             if failed.len() > 8 {
                 lines.push(format!("… and {} more", failed.len() - 8));
+            }
+            if partial > 0 {
+                lines.push(format!(
+                    "({partial} partly deleted {} keep{} stale sizes: r rescans)",
+                    if partial == 1 {
+                        "directory"
+                    } else {
+                        "directories"
+                    },
+                    if partial == 1 { "s" } else { "" }
+                ));
             }
             self.overlay = Overlay::Report(lines);
         }

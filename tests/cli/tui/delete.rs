@@ -294,3 +294,57 @@ fn a_chain_deeper_than_the_fd_limit_is_deleted_without_recursion() {
     assert!(exists(&env, "t/keep"));
     assert_eq!(j.rows(), ["keep"]);
 }
+
+/// An immutable file (`chattr +i`): even root cannot unlink it.
+struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    fn set(path: std::path::PathBuf) -> Option<Immutable> {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(&path)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Immutable(path))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// The report counts failures, one line each (path and cause in words); that a directory
+/// was only partly deleted is a note after them, not one more failure.
+#[test]
+fn the_report_has_one_line_per_failure_and_counts_only_failures() {
+    let env = TestEnv::new();
+    env.file("t/d/x", 4096)
+        .file("t/d/stuck", 4096)
+        .file("t/keep", 4096);
+    let Some(_guard) = Immutable::set(env.path("t/d/stuck")) else {
+        skip!("skipped: chattr +i is not supported here");
+        return;
+    };
+    let mut j = Journey::open(&env, &["t"], 100, 24);
+    j.select("d");
+    j.keys("dy");
+    assert!(exists(&env, "t/d/stuck") && !exists(&env, "t/d/x"));
+    let Overlay::Report(lines) = &j.app.state.overlay else {
+        panic!("no report:\n{}", j.screen());
+    };
+    let t = env.path("t");
+    assert_eq!(lines[0], "deleted 0 (0B); 1 failed:", "{lines:?}");
+    assert_eq!(
+        lines[1],
+        format!("{}/d/stuck: Operation not permitted", t.display()),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("partly deleted"), "{lines:?}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+}

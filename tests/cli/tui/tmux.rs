@@ -274,3 +274,52 @@ fn the_view_ends_when_its_terminal_goes_away() {
         "hogs i (pid {pid}) still runs 10 s after its terminal went away"
     );
 }
+
+/// A trash that fails: one line per entry, its path and the cause in words, not the trash
+/// crate's debug text.
+#[test]
+fn a_failed_trash_says_why_in_words_one_line_per_entry() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a", 8 * 1024).file("t/b", 16 * 1024);
+    // the home trash would go below a file: it cannot be made
+    env.file("x", 0);
+    let script = format!(
+        "cd '{}' && '{}' i t; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("x"))],
+        &script,
+    );
+    tmux.wait_for(" hogs  t");
+    tmux.keys(&["Space", "Space"]);
+    tmux.wait_for("2 marked");
+    tmux.keys(&["t"]);
+    tmux.wait_for("Move to the trash 2 entries");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("2 failed");
+    assert!(env.path("t/a").exists() && env.path("t/b").exists());
+    assert!(
+        screen.contains("moved to the trash 0 (0B); 2 failed:"),
+        "{screen}"
+    );
+    for name in ["t/a", "t/b"] {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!("{name}: cannot move to the trash: ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{screen}"));
+        assert!(line.contains("Not a directory"), "{line}\n{screen}");
+    }
+    assert!(!screen.contains("Error during"), "{screen}");
+    assert!(!screen.contains("FileSystem {"), "{screen}");
+    tmux.keys(&["x", "q"]);
+    tmux.wait_for("Quit anyway?"); // the entries are still marked
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
