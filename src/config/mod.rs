@@ -44,6 +44,8 @@ pub struct Interactive {
     pub no_delete: bool,
     /// Print the marked paths on exit (`--print-marked`).
     pub print_marked: bool,
+    /// End each printed path with a NUL byte (`-0`).
+    pub null: bool,
 }
 
 /// Everything the program needs to know, decided once.
@@ -124,6 +126,7 @@ impl Config {
             Some(Interactive {
                 no_delete: cli.no_delete,
                 print_marked: cli.print_marked,
+                null: cli.null,
             })
         } else {
             for (set, flag) in [

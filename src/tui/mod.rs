@@ -27,7 +27,6 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::error::{report_scan_errors, ExitStatus};
-use crate::render::escape::escape;
 use app::App;
 use state::Options;
 use terminal::Screen;
@@ -143,20 +142,8 @@ pub fn run(config: &Config) -> ExitStatus {
     }
     if ia.print_marked {
         let out = io::stdout();
-        let raw = !out.is_terminal();
-        let mut out = out.lock();
-        for id in app.state.marks.iter() {
-            let path = app.state.tree.path(id);
-            let line = escape(&path, raw);
-            if out
-                .write_all(&line.bytes)
-                .and_then(|()| out.write_all(b"\n"))
-                .is_err()
-            {
-                break;
-            }
-        }
-        let _ = out.flush();
+        let tty = out.is_terminal();
+        let _ = marks::print(&app.state, &mut out.lock(), tty, ia.null);
     }
     status
 }

@@ -323,3 +323,47 @@ fn a_failed_trash_says_why_in_words_one_line_per_entry() {
     tmux.keys(&["y"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// `--print-marked` into a pipe prints the paths as they are, not escaped: `tab<TAB>here`
+/// and a file literally named `tab\there` are two different lines; `-0` ends each with a
+/// NUL (a name may hold a newline).
+#[test]
+fn print_marked_writes_raw_paths_and_nul_separated_with_0() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/tab\there", 64 * 1024)
+        .file("t/tab\\there", 32 * 1024)
+        .file("t/new\nline", 16 * 1024);
+    let want: [(&str, &str, &[u8]); 2] = [
+        ("plain", "", b"t/tab\there\nt/tab\\there\nt/new\nline\n"),
+        ("null", " -0", b"t/tab\there\0t/tab\\there\0t/new\nline\0"),
+    ];
+    for (run, flags, want) in want {
+        let script = format!(
+            "cd '{}' && '{}' i --print-marked{flags} t > {run}.out; echo $? > {run}.status",
+            env.root().display(),
+            hogs_bin().display()
+        );
+        let tmux = Tmux::start(env.path(format!("{run}.sock")), &[], &script);
+        tmux.wait_for(" hogs  t");
+        tmux.keys(&["Space", "Space", "Space"]);
+        tmux.wait_for("3 marked");
+        tmux.keys(&["q"]);
+        tmux.wait_for("Quit anyway?");
+        tmux.keys(&["y"]);
+        assert_eq!(
+            wait_for_file(&env.path(format!("{run}.status"))),
+            "0\n",
+            "{run}"
+        );
+        let got = std::fs::read(env.path(format!("{run}.out"))).expect("output");
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(want),
+            "{run}"
+        );
+    }
+}
