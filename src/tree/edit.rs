@@ -2,9 +2,214 @@
 //! rescanning one. Totals stay consistent by applying differences along the parent chain, so
 //! an edit costs O(depth) (plus the size of a grafted subtree), never a pass over the tree.
 
-use super::{flags, NodeId, Tree, TOTAL};
+use rustc_hash::FxHashMap;
+
+use super::{flags, LinkKey, NodeId, Tree, TOTAL};
+use crate::vocab::SizeMode;
+
+/// Sizes that an edit moves around.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sizes {
+    pub disk: u64,
+    pub apparent: u64,
+    pub entries: u64,
+}
+
+impl Sizes {
+    fn add(&mut self, o: Sizes) {
+        self.disk = self.disk.saturating_add(o.disk);
+        self.apparent = self.apparent.saturating_add(o.apparent);
+        self.entries = self.entries.saturating_add(o.entries);
+    }
+
+    /// In the given mode (a count counts entries; times are not sizes: 0).
+    pub fn size(&self, mode: SizeMode) -> u64 {
+        match mode {
+            SizeMode::Disk => self.disk,
+            SizeMode::Apparent => self.apparent,
+            SizeMode::Count => self.entries,
+            SizeMode::Time => 0,
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        *self == Sizes::default()
+    }
+}
+
+/// What taking entries off the disk does. A file's inode is counted once, in one of its
+/// names (the owner); removing names of an inode that keeps another name frees nothing: its
+/// bytes move to a name still in the tree (the first in depth-first order, as a scan would
+/// pick), or, when its other names are all outside the scan, they leave the tree but stay on
+/// the disk.
+#[derive(Clone, Debug, Default)]
+pub struct Removal {
+    /// What leaves the tree's totals: `freed` and `elsewhere`.
+    pub leaves: Sizes,
+    /// Freed on the disk: inodes whose last name goes.
+    pub freed: Sizes,
+    /// Kept by hard links elsewhere in the tree (their bytes move there).
+    pub moved: Sizes,
+    /// Kept by hard links outside the scan.
+    pub elsewhere: Sizes,
+    /// (new owner, the inode's sizes): names in the tree that count their inode from now on.
+    transfers: Vec<(NodeId, Sizes)>,
+}
 
 impl Tree {
+    /// What removing `ids` (and so their subtrees) from the disk does; see [`Removal`]. Ids
+    /// already removed, and ids inside another of `ids`, count once.
+    pub fn removal(&self, ids: &[NodeId]) -> Removal {
+        let mut targets: Vec<NodeId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| id != TOTAL && (id as usize) < self.nodes.len() && self.is_live(id))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let inner = |t: &[NodeId], id: NodeId| {
+            let p = self.nodes[id as usize].parent;
+            p != TOTAL && t.iter().any(|&o| self.is_within(p, o))
+        };
+        let outer: Vec<NodeId> = targets
+            .iter()
+            .copied()
+            .filter(|&id| !inner(&targets, id))
+            .collect();
+        let mut r = Removal::default();
+        // the counted names of shared inodes below the targets
+        let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
+        for &t in &outer {
+            let n = &self.nodes[t as usize];
+            r.leaves.add(Sizes {
+                disk: n.disk,
+                apparent: n.apparent,
+                entries: n.entries as u64,
+            });
+            if self.identity.is_empty() {
+                continue;
+            }
+            let mut stack = vec![t];
+            while let Some(id) = stack.pop() {
+                let n = &self.nodes[id as usize];
+                if n.has(flags::REMOVED) {
+                    continue;
+                }
+                stack.extend(n.children());
+                let counted = !n.has(flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS);
+                if n.has(flags::HARDLINK) && counted && !n.is_dir() {
+                    if let Some(key) = self.identity_of(id) {
+                        owners.insert(key, id);
+                    }
+                }
+            }
+        }
+        if !owners.is_empty() {
+            // every name of those inodes in the tree
+            let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
+            for (id, n) in self.nodes.iter().enumerate().skip(1) {
+                if n.has(flags::HARDLINK) && !n.is_dir() {
+                    if let Some(key) = self.identity.get(id) {
+                        if owners.contains_key(key) {
+                            names.entry(*key).or_default().push(id as NodeId);
+                        }
+                    }
+                }
+            }
+            let mut keys: Vec<(LinkKey, NodeId)> = owners.into_iter().collect();
+            keys.sort_unstable_by_key(|&(_, owner)| owner);
+            for (key, owner) in keys {
+                let n = &self.nodes[owner as usize];
+                let sizes = Sizes {
+                    disk: n.disk,
+                    apparent: n.apparent,
+                    entries: 1,
+                };
+                let all = names.get(&key).map_or(&[][..], |v| &v[..]);
+                let left: Vec<NodeId> = all
+                    .iter()
+                    .copied()
+                    .filter(|&id| {
+                        let m = &self.nodes[id as usize];
+                        !m.has(flags::FILTERED | flags::REMOVED)
+                            && self.is_live(id)
+                            && !outer.iter().any(|&t| self.is_within(id, t))
+                    })
+                    .collect();
+                // a name left that counts the inode already (a tree not settled yet, as the
+                // snapshots of a walk in progress) needs nothing more
+                let counted = left
+                    .iter()
+                    .any(|&id| !self.nodes[id as usize].has(flags::DUPLICATE));
+                let heir = left.iter().copied().min_by(|&a, &b| self.dfs_order(a, b));
+                let nlink = self.links_of(owner).unwrap_or(0) as usize;
+                match heir {
+                    Some(h) => {
+                        r.moved.add(Sizes {
+                            entries: 0,
+                            ..sizes
+                        });
+                        if !counted {
+                            r.transfers.push((h, sizes));
+                        }
+                    }
+                    None if nlink > all.len() => r.elsewhere.add(Sizes {
+                        entries: 0,
+                        ..sizes
+                    }),
+                    None => {}
+                }
+            }
+        }
+        r.freed = Sizes {
+            disk: r
+                .leaves
+                .disk
+                .saturating_sub(r.moved.disk)
+                .saturating_sub(r.elsewhere.disk),
+            apparent: r
+                .leaves
+                .apparent
+                .saturating_sub(r.moved.apparent)
+                .saturating_sub(r.elsewhere.apparent),
+            entries: r.leaves.entries,
+        };
+        r.leaves.disk = r.leaves.disk.saturating_sub(r.moved.disk);
+        r.leaves.apparent = r.leaves.apparent.saturating_sub(r.moved.apparent);
+        r
+    }
+
+    /// Takes `ids` off the tree after they were deleted from the disk ([`Tree::remove`] each),
+    /// and gives each shared inode that lost its counted name to the name that counts it now
+    /// (see [`Removal`]): every ancestor total says what a rescan would. Returns what it did.
+    pub fn remove_all(&mut self, ids: &[NodeId]) -> Removal {
+        let r = self.removal(ids);
+        for &id in ids {
+            if (id as usize) < self.nodes.len() {
+                self.remove(id);
+            }
+        }
+        for &(heir, s) in &r.transfers {
+            let n = &mut self.nodes[heir as usize];
+            n.packed &= !((flags::DUPLICATE as u64) << 56);
+            n.disk = s.disk;
+            n.apparent = s.apparent;
+            n.entries = 1;
+            let mut p = n.parent;
+            loop {
+                let a = &mut self.nodes[p as usize];
+                a.disk = a.disk.saturating_add(s.disk);
+                a.apparent = a.apparent.saturating_add(s.apparent);
+                a.entries = a.entries.saturating_add(1);
+                if p == TOTAL {
+                    break;
+                }
+                p = a.parent;
+            }
+        }
+        r
+    }
+
     /// Whether `id` is `ancestor` or lies below it.
     pub fn is_within(&self, mut id: NodeId, ancestor: NodeId) -> bool {
         loop {

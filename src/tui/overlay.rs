@@ -67,10 +67,7 @@ fn help_lines() -> Vec<String> {
 }
 
 fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
-    let total = targets
-        .iter()
-        .map(|&id| state.tree.node(id).size(state.mode))
-        .fold(0, u64::saturating_add);
+    let effect = state.tree.removal(targets);
     let verb = if trash { "Move to the trash" } else { "Delete" };
     let mut lines = vec![format!(
         "{verb} {} {} ({})?",
@@ -80,7 +77,7 @@ fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec
         } else {
             "entries"
         },
-        state.format(total)
+        state.removal_words(&effect, trash)
     )];
     for &id in targets.iter().take(5) {
         lines.push(format!("  {}", path_of(state, id)));

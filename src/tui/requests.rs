@@ -3,7 +3,7 @@
 
 use super::delta::removed_of;
 use super::state::{Overlay, Request, State};
-use crate::tree::{NodeId, Tree, TOTAL};
+use crate::tree::{NodeId, Removal, Tree, TOTAL};
 
 /// Why a removed row (an entry of the earlier scan only) is left alone.
 /// What a rescan found.
@@ -130,21 +130,19 @@ impl State {
         trash: bool,
     ) {
         self.busy = None;
-        let freed: u64 = removed
-            .iter()
-            .map(|&id| self.tree.node(id).size(self.mode))
-            .fold(0, u64::saturating_add);
-        for &id in removed {
-            self.tree.remove(id);
-            self.removed.push(id);
-        }
+        let effect = self.tree.remove_all(removed);
+        self.removed.extend_from_slice(removed);
         self.tree_changed();
         let verb = if trash {
             "moved to the trash"
         } else {
             "deleted"
         };
-        let summary = format!("{verb} {} ({})", removed.len(), self.format(freed));
+        let summary = format!(
+            "{verb} {} ({})",
+            removed.len(),
+            self.removal_words(&effect, trash)
+        );
         if failed.is_empty() {
             self.message = Some(summary);
         } else {
@@ -166,6 +164,30 @@ impl State {
             }
             self.overlay = Overlay::Report(lines);
         }
+    }
+
+    /// What deleting (or trashing) some entries does, in a few words for the dialog and the
+    /// result line: the bytes freed (or that leave the scan for the trash), and what other
+    /// hard links keep.
+    pub fn removal_words(&self, r: &Removal, trash: bool) -> String {
+        let main = if trash { r.leaves } else { r.freed };
+        let mut words = self.format(main.size(self.mode));
+        let kept = [
+            (r.moved, "kept by other hard links in the scan"),
+            (r.elsewhere, "kept by hard links outside the scan"),
+        ];
+        let mut first = true;
+        for (sizes, why) in kept {
+            if sizes.is_zero() || self.mode == crate::vocab::SizeMode::Count {
+                continue;
+            }
+            if first && !trash {
+                words.push_str(" freed");
+            }
+            first = false;
+            words.push_str(&format!("; {} {why}", self.format(sizes.size(self.mode))));
+        }
+        words
     }
 
     /// A rescan finished: the entry is replaced by what is on the disk now, or leaves the

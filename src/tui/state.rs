@@ -207,11 +207,7 @@ impl State {
     /// and the cursor stays on the same entry.
     pub fn set_tree(&mut self, tree: Tree) {
         self.tree = tree;
-        for &id in &self.removed {
-            if (id as usize) < self.tree.len() {
-                self.tree.remove(id);
-            }
-        }
+        self.tree.remove_all(&self.removed);
         self.tree_changed();
     }
 

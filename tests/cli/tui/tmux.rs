@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use hogs::vocab::{SizeMode, UnitStyle};
+
 use crate::util::{hogs_bin, TestEnv};
 
 /// A tmux server of our own (its socket in the test's directory).
@@ -366,4 +368,58 @@ fn print_marked_writes_raw_paths_and_nul_separated_with_0() {
             "{run}"
         );
     }
+}
+
+/// Trashing the name that counts a hard-linked file: the other name keeps the bytes, and
+/// the header and the other directory show them, as du does.
+#[test]
+fn trashing_one_name_of_a_hard_linked_file_keeps_its_bytes_in_the_other() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("hl/A/f", 100 * 1024).mkdir("hl/B").mkdir("xdg");
+    env.hardlink("hl/A/f", "hl/B/g");
+    let script = format!(
+        "cd '{}' && '{}' i hl; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("xdg"))],
+        &script,
+    );
+    let screen = tmux.wait_for(" hogs  hl");
+    // the first row is the directory of the name that counts the inode
+    let owner = if screen.lines().nth(2).is_some_and(|l| l.contains("A/")) {
+        "A"
+    } else {
+        "B"
+    };
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("kept by other hard links in the scan)?");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("moved to the trash 1 (");
+    assert!(
+        screen.contains("kept by other hard links in the scan)"),
+        "{screen}"
+    );
+    assert!(!env.path(format!("hl/{owner}")).exists());
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let header = screen.lines().nth(1).unwrap_or_default();
+    assert!(
+        header.starts_with(&format!(" {} ·", fmt(env.du_disk(&["hl"])))),
+        "{screen}"
+    );
+    let other = if owner == "A" { "B" } else { "A" };
+    let row = screen.lines().nth(2).unwrap_or_default();
+    assert!(
+        row.contains(&format!("{other}/"))
+            && row.starts_with(&fmt(env.du_disk(&[&format!("hl/{other}")]))),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
