@@ -185,9 +185,10 @@ impl App {
                         }
                     } else {
                         let mut tree = scan.tree;
+                        let errors = super::errors::lines(&scan.errors, &tree);
                         tree.apply_filters(&filters);
                         tree.finish();
-                        Rescanned::Tree(tree)
+                        Rescanned::Tree(tree, errors)
                     };
                     let _ = tx.send(Done::Rescanned(id, result));
                 });
@@ -204,6 +205,7 @@ impl App {
                 // first: the rows of a finished walk list what a comparison found removed
                 self.state.scan.running = false;
                 self.state.set_tree(tree);
+                self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
                 let s = &mut self.state.scan;
                 s.errors = scan.errors.len();
                 if let Some(w) = self.walking.take() {

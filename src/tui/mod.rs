@@ -10,6 +10,7 @@ pub mod action;
 pub mod app;
 pub mod delete;
 pub mod delta;
+mod errors;
 pub mod event;
 pub mod listing;
 pub mod marks;
@@ -105,6 +106,10 @@ pub fn run(config: &Config) -> ExitStatus {
         Ok(false) => ExitStatus::Incomplete,
         Err(msg) => return fail(&msg),
     };
+    let tty = io::stderr().is_terminal();
+    if config.import.is_none() && !errors::check_paths(&config.paths, &mut io::stderr(), tty) {
+        return ExitStatus::Incomplete;
+    }
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(&format!("cannot set up the terminal: {e}")),

@@ -37,6 +37,16 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
+        Overlay::Errors => {
+            let title = format!("Could not be read: {} (any key closes)", state.errors.len());
+            draw_box(
+                buf,
+                area,
+                &title,
+                &state.error_lines(area.height),
+                Color::Red,
+            )
+        }
     }
 }
 
@@ -58,6 +68,7 @@ fn help_lines() -> Vec<String> {
         "d              delete marked or selected",
         "t              move to the trash",
         "r              rescan selected directory",
+        "e              list what could not be read",
         "Ctrl-C         stop the scan",
         "q              quit",
     ]

@@ -9,8 +9,9 @@ use crate::tree::{NodeId, Removal, Tree, TOTAL};
 /// What a rescan found.
 #[derive(Debug)]
 pub enum Rescanned {
-    /// The entry as it is now (a finished tree with it as its single root).
-    Tree(Tree),
+    /// The entry as it is now (a finished tree with it as its single root), and what could
+    /// not be read in it (one line each).
+    Tree(Tree, Vec<String>),
     /// Nothing is at its path any more (or a directory on the way is not one now).
     Gone,
     /// It could not be read: the message says why.
@@ -195,10 +196,16 @@ impl State {
     pub fn rescan_done(&mut self, at: NodeId, result: Rescanned) {
         self.busy = None;
         match result {
-            Rescanned::Tree(sub) => {
+            Rescanned::Tree(sub, errors) => {
                 self.tree.graft(at, &sub);
                 self.tree_changed();
-                self.message = Some("rescanned".into());
+                self.message = Some(if errors.is_empty() {
+                    "rescanned".into()
+                } else {
+                    format!("rescanned; {} could not be read (e lists)", errors.len())
+                });
+                self.scan.errors += errors.len();
+                self.errors.extend(errors);
             }
             Rescanned::Gone => {
                 let shown = super::view::display(&self.tree.path(at));

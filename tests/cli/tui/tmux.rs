@@ -423,3 +423,42 @@ fn trashing_one_name_of_a_hard_linked_file_keeps_its_bytes_in_the_other() {
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// `hogs i` on a path it cannot show (missing, or a file): the error is printed at once
+/// and the status is 1; the screen is never taken.
+#[test]
+fn a_path_that_cannot_be_shown_is_an_error_before_the_view_opens() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("f", 4096);
+    for (run, path, want) in [
+        (
+            "missing",
+            "nonexistent",
+            "hogs: cannot access 'nonexistent': No such file or directory\n",
+        ),
+        (
+            "file",
+            "f",
+            "hogs: 'f' is not a directory: the interactive view browses directories\n",
+        ),
+    ] {
+        let script = format!(
+            "cd '{}' && '{}' i {path} 2> {run}.err; echo $? > {run}.status; sleep 60",
+            env.root().display(),
+            hogs_bin().display()
+        );
+        let tmux = Tmux::start(env.path(format!("{run}.sock")), &[], &script);
+        assert_eq!(
+            wait_for_file(&env.path(format!("{run}.status"))),
+            "1\n",
+            "{run}: {}",
+            tmux.screen()
+        );
+        let err = std::fs::read_to_string(env.path(format!("{run}.err"))).expect("stderr");
+        assert_eq!(err, want, "{run}");
+    }
+}
