@@ -225,6 +225,9 @@ impl App {
                 refused.extend(outcome.failed);
                 self.state
                     .delete_done(&outcome.removed, &refused, outcome.partial.len(), trash);
+                if let Some(req) = self.state.trash_in_scan(&outcome.trashed_to) {
+                    self.start(req);
+                }
             }
             Done::Rescanned(id, result) => self.state.rescan_done(id, result),
         }

@@ -195,12 +195,13 @@ impl State {
     /// tree if it is not there any more.
     pub fn rescan_done(&mut self, at: NodeId, result: Rescanned) {
         self.busy = None;
+        let after = self.after_rescan.take();
         match result {
             Rescanned::Tree(sub, errors) => {
                 self.tree.graft(at, &sub);
                 self.tree_changed();
                 self.message = Some(if errors.is_empty() {
-                    "rescanned".into()
+                    after.unwrap_or_else(|| "rescanned".into())
                 } else {
                     format!("rescanned; {} could not be read (e lists)", errors.len())
                 });

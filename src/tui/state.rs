@@ -104,6 +104,8 @@ pub struct State {
     pub delta: Option<Delta>,
     /// What the walk and the rescans could not read, one line each (`e` lists them).
     pub errors: Vec<String>,
+    /// The message to show when the rescan in progress ends, instead of "rescanned".
+    pub(super) after_rescan: Option<String>,
 }
 
 impl State {
@@ -139,6 +141,7 @@ impl State {
             removed: Vec::new(),
             delta: None,
             errors: Vec::new(),
+            after_rescan: None,
         };
         s.refresh();
         s

@@ -3,8 +3,10 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
+use super::state::{Request, State};
+use crate::tree::{LinkKey, NodeId, TOTAL};
 use crate::walk::sys::describe;
 
 /// Moves the entry at `path` (as the walk spells it) to the trash. The error is one line in
@@ -13,6 +15,111 @@ use crate::walk::sys::describe;
 pub fn move_to_trash(path: &[u8]) -> Result<(), String> {
     let path = Path::new(OsStr::from_bytes(path));
     trash::delete(path).map_err(|e| format!("cannot move to the trash: {}", cause(&e)))
+}
+
+/// The trash directories there are now (canonical paths): where trashed entries went.
+pub fn folders() -> Vec<PathBuf> {
+    trash::os_limited::trash_folders()
+        .map(|set| {
+            set.into_iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The trash directory (of `folders`) that holds the entry `name` with identity `key` under
+/// its `files/` (as `name`, or `name.N` when that was taken), if any.
+pub fn holding(folders: &[PathBuf], name: &[u8], key: LinkKey) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    for f in folders {
+        let files = f.join("files");
+        for n in 1..10_000u32 {
+            let mut cand = name.to_vec();
+            if n > 1 {
+                cand.extend_from_slice(format!(".{n}").as_bytes());
+            }
+            match std::fs::symlink_metadata(files.join(OsStr::from_bytes(&cand))) {
+                Ok(m) if (m.dev(), m.ino()) == key => return Some(f.clone()),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    None
+}
+
+impl State {
+    /// After entries went to the trash: a trash directory inside the scanned tree (the home
+    /// trash below a scanned home, a `.Trash-UID` at the top of a scanned mount) still holds
+    /// their bytes. The deepest node that holds it is rescanned, so the totals keep them, and
+    /// the message says where they went.
+    pub fn trash_in_scan(&mut self, folders: &[PathBuf]) -> Option<Request> {
+        let mut found: Option<(NodeId, Vec<u8>)> = None;
+        for f in folders {
+            let Some((node, path)) = self.node_holding(f) else {
+                continue;
+            };
+            found = Some(match found {
+                None => (node, path),
+                Some((other, first)) => (self.common_ancestor(node, other), first),
+            });
+        }
+        let (node, path) = found?;
+        let shown = super::view::display(&path);
+        let note = format!("; they stay in the scan, in the trash {shown}");
+        self.message = Some(self.message.take().unwrap_or_default() + &note);
+        self.after_rescan = self.message.clone();
+        if node == TOTAL {
+            return None;
+        }
+        self.busy = Some("rescanning the trash".into());
+        Some(Request::Rescan(node))
+    }
+
+    /// The deepest node of the tree on the way to `path` (canonical), if a root holds it,
+    /// and the path spelt from that root as typed.
+    fn node_holding(&self, path: &Path) -> Option<(NodeId, Vec<u8>)> {
+        for root in self.tree.roots() {
+            let typed = Path::new(OsStr::from_bytes(self.tree.name(root)));
+            let Ok(canon) = std::fs::canonicalize(typed) else {
+                continue;
+            };
+            let Ok(rest) = path.strip_prefix(&canon) else {
+                continue;
+            };
+            let mut node = root;
+            for c in rest.components() {
+                let Component::Normal(name) = c else { break };
+                let next = self.tree.node(node).children().find(|&k| {
+                    self.tree.name(k) == name.as_bytes()
+                        && self.tree.node(k).is_dir()
+                        && self.tree.is_live(k)
+                });
+                match next {
+                    Some(k) => node = k,
+                    None => break,
+                }
+            }
+            let mut shown = self.tree.name(root).to_vec();
+            if !rest.as_os_str().is_empty() {
+                if shown.last() != Some(&b'/') {
+                    shown.push(b'/');
+                }
+                shown.extend_from_slice(rest.as_os_str().as_bytes());
+            }
+            return Some((node, shown));
+        }
+        None
+    }
+
+    fn common_ancestor(&self, a: NodeId, b: NodeId) -> NodeId {
+        let mut n = a;
+        while !self.tree.is_within(b, n) {
+            n = self.tree.node(n).parent;
+        }
+        n
+    }
 }
 
 /// The cause of a failed trash in words (the crate's `Display` is its `Debug`).

@@ -462,3 +462,95 @@ fn a_path_that_cannot_be_shown_is_an_error_before_the_view_opens() {
         assert_eq!(err, want, "{run}");
     }
 }
+
+/// The trash is inside the scanned tree (here the home trash, `$XDG_DATA_HOME/Trash`, below
+/// the scanned directory): what goes there is still in the tree, and the header keeps it,
+/// as du does; the message says where it went.
+#[test]
+fn trashing_into_a_trash_inside_the_scan_keeps_the_bytes_in_the_totals() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("home/big", 200 * 1024)
+        .file("home/small", 8 * 1024)
+        .mkdir("home/data");
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let script = format!(
+        "cd '{}' && '{}' i home; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("home/data"))],
+        &script,
+    );
+    let screen = tmux.wait_for(" hogs  home");
+    assert!(
+        screen.lines().nth(2).is_some_and(|l| l.contains("big")),
+        "{screen}"
+    );
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("Move to the trash 1 entry");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("they stay in the scan, in the trash ");
+    assert!(screen.contains("in the trash home/data/Trash"), "{screen}");
+    assert!(env.path("home/data/Trash/files/big").exists());
+    let total = format!(" {} ·", fmt(env.du_disk(&["home"])));
+    let screen = tmux.wait_for(&total);
+    assert!(
+        screen.lines().nth(1).is_some_and(|l| l.starts_with(&total)),
+        "{screen}"
+    );
+    // the trash directory is a row with the bytes in it
+    assert!(
+        screen.lines().nth(2).is_some_and(|l| l.contains("data/")),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
+
+/// The same with the trash of a mount (`.Trash-0` at its top, made by the first trash): the
+/// scanned mount still holds the bytes.
+#[test]
+fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.mkdir("mnt").mkdir("xdg");
+    let Some(_mount) = crate::util::mount_tmpfs(&env.path("mnt")) else {
+        return;
+    };
+    env.file("mnt/big", 200 * 1024).file("mnt/small", 8 * 1024);
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let script = format!(
+        "cd '{}' && '{}' i mnt; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    // the home trash is elsewhere (another filesystem): the mount's own trash is used
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("xdg"))],
+        &script,
+    );
+    tmux.wait_for(" hogs  mnt");
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("Move to the trash 1 entry");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("they stay in the scan, in the trash mnt/.Trash-0");
+    assert!(env.path("mnt/.Trash-0/files/big").exists(), "{screen}");
+    let total = format!(" {} ·", fmt(env.du_disk(&["mnt"])));
+    let screen = tmux.wait_for(&total);
+    assert!(
+        screen.lines().nth(1).is_some_and(|l| l.starts_with(&total)),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
