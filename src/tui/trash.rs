@@ -69,10 +69,10 @@ impl State {
         let shown = super::view::display(&path);
         let note = format!("; they stay in the scan, in the trash {shown}");
         self.message = Some(self.message.take().unwrap_or_default() + &note);
-        self.after_rescan = self.message.clone();
         if node == TOTAL {
             return None;
         }
+        self.after_rescan = self.message.clone();
         self.busy = Some("rescanning the trash".into());
         Some(Request::Rescan(node))
     }
