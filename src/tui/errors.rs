@@ -41,6 +41,9 @@ pub fn check_paths(paths: &[OsString], err: &mut dyn Write, tty: bool) -> bool {
     if dirs > 0 || found > 1 {
         return true;
     }
+    if paths.is_empty() {
+        problems.push("no path to scan (the list of paths was empty)".into());
+    }
     for p in problems {
         let _ = writeln!(err, "hogs: {p}");
     }
@@ -74,5 +77,31 @@ impl State {
             ));
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(paths: &[&str]) -> (bool, String) {
+        let paths: Vec<OsString> = paths.iter().map(OsString::from).collect();
+        let mut err = Vec::new();
+        let ok = check_paths(&paths, &mut err, false);
+        (ok, String::from_utf8_lossy(&err).into_owned())
+    }
+
+    #[test]
+    fn the_view_opens_only_with_something_to_show() {
+        assert_eq!(check(&["/"]), (true, String::new()));
+        assert_eq!(check(&["/", "/nonexistent-hogs"]), (true, String::new()));
+        let (ok, err) = check(&["/nonexistent-hogs"]);
+        assert!(!ok);
+        assert_eq!(
+            err,
+            "hogs: cannot access '/nonexistent-hogs': No such file or directory\n"
+        );
+        let (ok, err) = check(&[]);
+        assert!(!ok && err.contains("no path to scan"), "{err}");
     }
 }
