@@ -416,4 +416,63 @@ mod tests {
         assert!(old_kids.clone().all(|k| !t.is_live(k)));
         assert!(t.is_within(t.node(d).first_child, 2));
     }
+
+    /// r/{A/{f 100 (counted)}, B/{g (the same inode, a duplicate)}, c 7}
+    fn linked() -> (Tree, NodeId, NodeId, NodeId, NodeId) {
+        let mut b = TreeBuilder::with_identity(true);
+        b.add_roots(vec![(b"r".to_vec(), dir())]);
+        b.set_identity(1, (1, 1));
+        let a = b.add_children(
+            1,
+            [(dir(), &b"A"[..]), (dir(), &b"B"[..]), (file(7), &b"c"[..])].into_iter(),
+        );
+        for (i, id) in (a..a + 3).enumerate() {
+            b.set_identity(id, (1, 10 + i as u64));
+        }
+        let hard = Node::new(EntryKind::File, 100, 100, 5, flags::HARDLINK);
+        let f = b.add_children(a, [(hard.clone(), &b"f"[..])].into_iter());
+        let g = b.add_children(a + 1, [(hard, &b"g"[..])].into_iter());
+        for id in [f, g] {
+            b.set_identity(id, (1, 99));
+            b.set_links(id, 2);
+        }
+        let mut t = b.into_tree();
+        t.set_flag(g, flags::DUPLICATE);
+        t.finish();
+        (t, a, a + 1, f, g)
+    }
+
+    #[test]
+    fn removing_the_counted_name_of_a_shared_inode_moves_its_bytes_to_the_other() {
+        let (mut t, a, b, _f, g) = linked();
+        assert_eq!((t.node(a).disk, t.node(b).disk), (110, 10));
+        let r = t.removal(&[a]);
+        assert_eq!((r.freed.disk, r.moved.disk, r.leaves.disk), (10, 100, 10));
+        t.remove_all(&[a]);
+        assert_eq!(t.node(b).disk, 110);
+        assert_eq!(t.node(g).entries, 1);
+        assert!(!t.node(g).has(flags::DUPLICATE));
+        assert_eq!(t.node(1).disk, 10 + 110 + 7);
+        assert_eq!(t.node(TOTAL).entries, 4, "r, B, g (counted now) and c");
+    }
+
+    #[test]
+    fn removing_every_name_frees_the_inode_and_a_duplicate_alone_frees_nothing() {
+        let (t, a, b, _f, g) = linked();
+        let r = t.removal(&[a, b]);
+        assert_eq!((r.freed.disk, r.moved.disk), (120, 0));
+        let r = t.removal(&[g]);
+        assert_eq!((r.freed.disk, r.moved.disk, r.leaves.disk), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_name_outside_the_scan_keeps_the_inode_but_not_in_the_tree() {
+        let (mut t, a, b, f, _g) = linked();
+        t.links.insert(f, 3); // one more name, not scanned
+        let r = t.removal(&[a, b]);
+        assert_eq!(
+            (r.freed.disk, r.elsewhere.disk, r.leaves.disk),
+            (20, 100, 120)
+        );
+    }
 }
