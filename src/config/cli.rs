@@ -314,6 +314,11 @@ pub struct Cli {
     /// `hogs i`: on exit, print the marked paths to stdout, one per line
     #[arg(long = "print-marked")]
     pub print_marked: bool,
+
+    /// `hogs i --print-marked`: end each path with a NUL byte instead of a newline (for
+    /// `xargs -0`)
+    #[arg(short = '0', long = "null", requires = "print_marked")]
+    pub null: bool,
 }
 
 /// Flags that have no opposite: they are not settings.

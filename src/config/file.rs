@@ -36,6 +36,8 @@ const NOT_KEYS: &[&str] = &[
     "files0-from",
     // dust's; it does nothing here
     "stack-size",
+    // how the marked paths are written depends on the pipe they go to on this command line
+    "null",
 ];
 
 /// Settings of the interactive view alone (`hogs i`): the other views ignore them when they

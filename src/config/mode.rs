@@ -78,6 +78,8 @@ pub struct Interactive {
     pub no_delete: bool,
     /// Print the marked paths on exit (`--print-marked`).
     pub print_marked: bool,
+    /// End each printed path with a NUL byte (`-0`).
+    pub null: bool,
     /// `hogs i --diff OLD`: show the changes since OLD beside the sizes.
     pub diff: Option<DiffOptions>,
 }
@@ -107,6 +109,7 @@ pub(super) fn take_interactive(cli: &mut Cli) -> Result<bool, ConfigError> {
     for (set, flag) in [
         (cli.no_delete, "--no-delete"),
         (cli.print_marked, "--print-marked"),
+        (cli.null, "--null"),
     ] {
         if set {
             return Err(ConfigError(format!(
@@ -156,6 +159,7 @@ pub(super) fn decide(
         (true, _, diff) => Mode::Interactive(Interactive {
             no_delete: cli.no_delete,
             print_marked: cli.print_marked,
+            null: cli.null,
             diff,
         }),
         (false, Some(target), _) => Mode::Export(target),

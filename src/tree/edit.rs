@@ -2,9 +2,214 @@
 //! rescanning one. Totals stay consistent by applying differences along the parent chain, so
 //! an edit costs O(depth) (plus the size of a grafted subtree), never a pass over the tree.
 
-use super::{flags, NodeId, Tree, TOTAL};
+use rustc_hash::FxHashMap;
+
+use super::{flags, LinkKey, NodeId, Tree, TOTAL};
+use crate::vocab::SizeMode;
+
+/// Sizes that an edit moves around.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sizes {
+    pub disk: u64,
+    pub apparent: u64,
+    pub entries: u64,
+}
+
+impl Sizes {
+    fn add(&mut self, o: Sizes) {
+        self.disk = self.disk.saturating_add(o.disk);
+        self.apparent = self.apparent.saturating_add(o.apparent);
+        self.entries = self.entries.saturating_add(o.entries);
+    }
+
+    /// In the given mode (a count counts entries; times are not sizes: 0).
+    pub fn size(&self, mode: SizeMode) -> u64 {
+        match mode {
+            SizeMode::Disk => self.disk,
+            SizeMode::Apparent => self.apparent,
+            SizeMode::Count => self.entries,
+            SizeMode::Time => 0,
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        *self == Sizes::default()
+    }
+}
+
+/// What taking entries off the disk does. A file's inode is counted once, in one of its
+/// names (the owner); removing names of an inode that keeps another name frees nothing: its
+/// bytes move to a name still in the tree (the first in depth-first order, as a scan would
+/// pick), or, when its other names are all outside the scan, they leave the tree but stay on
+/// the disk.
+#[derive(Clone, Debug, Default)]
+pub struct Removal {
+    /// What leaves the tree's totals: `freed` and `elsewhere`.
+    pub leaves: Sizes,
+    /// Freed on the disk: inodes whose last name goes.
+    pub freed: Sizes,
+    /// Kept by hard links elsewhere in the tree (their bytes move there).
+    pub moved: Sizes,
+    /// Kept by hard links outside the scan.
+    pub elsewhere: Sizes,
+    /// (new owner, the inode's sizes): names in the tree that count their inode from now on.
+    transfers: Vec<(NodeId, Sizes)>,
+}
 
 impl Tree {
+    /// What removing `ids` (and so their subtrees) from the disk does; see [`Removal`]. Ids
+    /// already removed, and ids inside another of `ids`, count once.
+    pub fn removal(&self, ids: &[NodeId]) -> Removal {
+        let mut targets: Vec<NodeId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| id != TOTAL && (id as usize) < self.nodes.len() && self.is_live(id))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let inner = |t: &[NodeId], id: NodeId| {
+            let p = self.nodes[id as usize].parent;
+            p != TOTAL && t.iter().any(|&o| self.is_within(p, o))
+        };
+        let outer: Vec<NodeId> = targets
+            .iter()
+            .copied()
+            .filter(|&id| !inner(&targets, id))
+            .collect();
+        let mut r = Removal::default();
+        // the counted names of shared inodes below the targets
+        let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
+        for &t in &outer {
+            let n = &self.nodes[t as usize];
+            r.leaves.add(Sizes {
+                disk: n.disk,
+                apparent: n.apparent,
+                entries: n.entries as u64,
+            });
+            if self.identity.is_empty() {
+                continue;
+            }
+            let mut stack = vec![t];
+            while let Some(id) = stack.pop() {
+                let n = &self.nodes[id as usize];
+                if n.has(flags::REMOVED) {
+                    continue;
+                }
+                stack.extend(n.children());
+                let counted = !n.has(flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS);
+                if n.has(flags::HARDLINK) && counted && !n.is_dir() {
+                    if let Some(key) = self.identity_of(id) {
+                        owners.insert(key, id);
+                    }
+                }
+            }
+        }
+        if !owners.is_empty() {
+            // every name of those inodes in the tree
+            let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
+            for (id, n) in self.nodes.iter().enumerate().skip(1) {
+                if n.has(flags::HARDLINK) && !n.is_dir() {
+                    if let Some(key) = self.identity.get(id) {
+                        if owners.contains_key(key) {
+                            names.entry(*key).or_default().push(id as NodeId);
+                        }
+                    }
+                }
+            }
+            let mut keys: Vec<(LinkKey, NodeId)> = owners.into_iter().collect();
+            keys.sort_unstable_by_key(|&(_, owner)| owner);
+            for (key, owner) in keys {
+                let n = &self.nodes[owner as usize];
+                let sizes = Sizes {
+                    disk: n.disk,
+                    apparent: n.apparent,
+                    entries: 1,
+                };
+                let all = names.get(&key).map_or(&[][..], |v| &v[..]);
+                let left: Vec<NodeId> = all
+                    .iter()
+                    .copied()
+                    .filter(|&id| {
+                        let m = &self.nodes[id as usize];
+                        !m.has(flags::FILTERED | flags::REMOVED)
+                            && self.is_live(id)
+                            && !outer.iter().any(|&t| self.is_within(id, t))
+                    })
+                    .collect();
+                // a name left that counts the inode already (a tree not settled yet, as the
+                // snapshots of a walk in progress) needs nothing more
+                let counted = left
+                    .iter()
+                    .any(|&id| !self.nodes[id as usize].has(flags::DUPLICATE));
+                let heir = left.iter().copied().min_by(|&a, &b| self.dfs_order(a, b));
+                let nlink = self.links_of(owner).unwrap_or(0) as usize;
+                match heir {
+                    Some(h) => {
+                        r.moved.add(Sizes {
+                            entries: 0,
+                            ..sizes
+                        });
+                        if !counted {
+                            r.transfers.push((h, sizes));
+                        }
+                    }
+                    None if nlink > all.len() => r.elsewhere.add(Sizes {
+                        entries: 0,
+                        ..sizes
+                    }),
+                    None => {}
+                }
+            }
+        }
+        r.freed = Sizes {
+            disk: r
+                .leaves
+                .disk
+                .saturating_sub(r.moved.disk)
+                .saturating_sub(r.elsewhere.disk),
+            apparent: r
+                .leaves
+                .apparent
+                .saturating_sub(r.moved.apparent)
+                .saturating_sub(r.elsewhere.apparent),
+            entries: r.leaves.entries,
+        };
+        r.leaves.disk = r.leaves.disk.saturating_sub(r.moved.disk);
+        r.leaves.apparent = r.leaves.apparent.saturating_sub(r.moved.apparent);
+        r
+    }
+
+    /// Takes `ids` off the tree after they were deleted from the disk ([`Tree::remove`] each),
+    /// and gives each shared inode that lost its counted name to the name that counts it now
+    /// (see [`Removal`]): every ancestor total says what a rescan would. Returns what it did.
+    pub fn remove_all(&mut self, ids: &[NodeId]) -> Removal {
+        let r = self.removal(ids);
+        for &id in ids {
+            if (id as usize) < self.nodes.len() {
+                self.remove(id);
+            }
+        }
+        for &(heir, s) in &r.transfers {
+            let n = &mut self.nodes[heir as usize];
+            n.packed &= !((flags::DUPLICATE as u64) << 56);
+            n.disk = s.disk;
+            n.apparent = s.apparent;
+            n.entries = 1;
+            let mut p = n.parent;
+            loop {
+                let a = &mut self.nodes[p as usize];
+                a.disk = a.disk.saturating_add(s.disk);
+                a.apparent = a.apparent.saturating_add(s.apparent);
+                a.entries = a.entries.saturating_add(1);
+                if p == TOTAL {
+                    break;
+                }
+                p = a.parent;
+            }
+        }
+        r
+    }
+
     /// Whether `id` is `ancestor` or lies below it.
     pub fn is_within(&self, mut id: NodeId, ancestor: NodeId) -> bool {
         loop {
@@ -92,7 +297,14 @@ impl Tree {
             if keep_identity {
                 self.identity.push(sub.identity_of(id).unwrap_or_default());
             }
+            if let Some(links) = sub.links_of(id) {
+                self.links.insert(map(id), links);
+            }
         }
+        match sub.links_of(sub_root) {
+            Some(links) => self.links.insert(at, links),
+            None => self.links.remove(&at),
+        };
         let fresh = &sub.nodes[sub_root as usize];
         let old = self.nodes[at as usize].clone();
         {
@@ -107,7 +319,9 @@ impl Tree {
             n.apparent = fresh.apparent;
             n.entries = fresh.entries;
             n.mtime = fresh.mtime;
-            n.packed = (n.packed & !(0xffu64 << 56)) | ((fresh.flags() as u64) << 56);
+            // flags and kind both: a directory may be a file now
+            const KIND_AND_FLAGS: u64 = (0xffu64 << 56) | (3u64 << 48);
+            n.packed = (n.packed & !KIND_AND_FLAGS) | (fresh.packed & KIND_AND_FLAGS);
         }
         if keep_identity {
             if let Some(key) = sub.identity_of(sub_root) {
@@ -201,5 +415,64 @@ mod tests {
         assert_eq!(t.path(t.node(d).first_child), b"r/a/d/z");
         assert!(old_kids.clone().all(|k| !t.is_live(k)));
         assert!(t.is_within(t.node(d).first_child, 2));
+    }
+
+    /// r/{A/{f 100 (counted)}, B/{g (the same inode, a duplicate)}, c 7}
+    fn linked() -> (Tree, NodeId, NodeId, NodeId, NodeId) {
+        let mut b = TreeBuilder::with_identity(true);
+        b.add_roots(vec![(b"r".to_vec(), dir())]);
+        b.set_identity(1, (1, 1));
+        let a = b.add_children(
+            1,
+            [(dir(), &b"A"[..]), (dir(), &b"B"[..]), (file(7), &b"c"[..])].into_iter(),
+        );
+        for (i, id) in (a..a + 3).enumerate() {
+            b.set_identity(id, (1, 10 + i as u64));
+        }
+        let hard = Node::new(EntryKind::File, 100, 100, 5, flags::HARDLINK);
+        let f = b.add_children(a, [(hard.clone(), &b"f"[..])].into_iter());
+        let g = b.add_children(a + 1, [(hard, &b"g"[..])].into_iter());
+        for id in [f, g] {
+            b.set_identity(id, (1, 99));
+            b.set_links(id, 2);
+        }
+        let mut t = b.into_tree();
+        t.set_flag(g, flags::DUPLICATE);
+        t.finish();
+        (t, a, a + 1, f, g)
+    }
+
+    #[test]
+    fn removing_the_counted_name_of_a_shared_inode_moves_its_bytes_to_the_other() {
+        let (mut t, a, b, _f, g) = linked();
+        assert_eq!((t.node(a).disk, t.node(b).disk), (110, 10));
+        let r = t.removal(&[a]);
+        assert_eq!((r.freed.disk, r.moved.disk, r.leaves.disk), (10, 100, 10));
+        t.remove_all(&[a]);
+        assert_eq!(t.node(b).disk, 110);
+        assert_eq!(t.node(g).entries, 1);
+        assert!(!t.node(g).has(flags::DUPLICATE));
+        assert_eq!(t.node(1).disk, 10 + 110 + 7);
+        assert_eq!(t.node(TOTAL).entries, 4, "r, B, g (counted now) and c");
+    }
+
+    #[test]
+    fn removing_every_name_frees_the_inode_and_a_duplicate_alone_frees_nothing() {
+        let (t, a, b, _f, g) = linked();
+        let r = t.removal(&[a, b]);
+        assert_eq!((r.freed.disk, r.moved.disk), (120, 0));
+        let r = t.removal(&[g]);
+        assert_eq!((r.freed.disk, r.moved.disk, r.leaves.disk), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_name_outside_the_scan_keeps_the_inode_but_not_in_the_tree() {
+        let (mut t, a, b, f, _g) = linked();
+        t.links.insert(f, 3); // one more name, not scanned
+        let r = t.removal(&[a, b]);
+        assert_eq!(
+            (r.freed.disk, r.elsewhere.disk, r.leaves.disk),
+            (20, 100, 120)
+        );
     }
 }

@@ -20,6 +20,7 @@ mod select;
 mod types;
 
 pub use build::{span_ahead, LinkKey, TreeBuilder};
+pub use edit::{Removal, Sizes};
 pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};

@@ -26,6 +26,8 @@ pub enum Action {
     ToggleCount,
     ToggleMtime,
     Help,
+    /// List what could not be read.
+    Errors,
     Mark,
     Delete,
     Trash,
@@ -150,6 +152,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('c') => Action::ToggleCount,
         KeyCode::Char('M') => Action::ToggleMtime,
         KeyCode::Char('?') => Action::Help,
+        KeyCode::Char('e') => Action::Errors,
         KeyCode::Char(' ') => Action::Mark,
         KeyCode::Char('d') => Action::Delete,
         KeyCode::Char('t') => Action::Trash,

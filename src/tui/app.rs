@@ -17,6 +17,7 @@ use ratatui::Terminal;
 use super::action::Mapper;
 use super::delete;
 use super::event::EventSource;
+use super::requests::Rescanned;
 use super::state::{Options, Request, State};
 use super::style::Styles;
 use super::view;
@@ -40,7 +41,7 @@ enum Done {
         refused: Vec<String>,
         trash: bool,
     },
-    Rescanned(NodeId, Result<Tree, String>),
+    Rescanned(NodeId, Rescanned),
 }
 
 /// The walk in progress, watched through its [`LiveScan`].
@@ -175,16 +176,19 @@ impl App {
                 std::thread::spawn(move || {
                     let scan = walk(std::slice::from_ref(&path), &opts, &Progress::default());
                     let result = if scan.tree.roots().is_empty() {
-                        let cause = scan.errors.first().map_or_else(
-                            || "gone".to_string(),
-                            |e| crate::walk::sys::describe(e.errno),
-                        );
-                        Err(format!("cannot rescan: {cause}"))
+                        match scan.errors.first().map(|e| e.errno) {
+                            None | Some(libc::ENOENT | libc::ENOTDIR) => Rescanned::Gone,
+                            Some(errno) => Rescanned::Failed(format!(
+                                "cannot rescan: {}",
+                                crate::walk::sys::describe(errno)
+                            )),
+                        }
                     } else {
                         let mut tree = scan.tree;
+                        let errors = super::errors::lines(&scan.errors, &tree);
                         tree.apply_filters(&filters);
                         tree.finish();
-                        Ok(tree)
+                        Rescanned::Tree(tree, errors)
                     };
                     let _ = tx.send(Done::Rescanned(id, result));
                 });
@@ -201,6 +205,7 @@ impl App {
                 // first: the rows of a finished walk list what a comparison found removed
                 self.state.scan.running = false;
                 self.state.set_tree(tree);
+                self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
                 let s = &mut self.state.scan;
                 s.errors = scan.errors.len();
                 if let Some(w) = self.walking.take() {
@@ -218,10 +223,11 @@ impl App {
                 trash,
             } => {
                 refused.extend(outcome.failed);
-                if !outcome.partial.is_empty() {
-                    refused.push("partly deleted directories keep stale sizes: r rescans".into());
+                self.state
+                    .delete_done(&outcome.removed, &refused, outcome.partial.len(), trash);
+                if let Some(req) = self.state.trash_in_scan(&outcome.trashed_to) {
+                    self.start(req);
                 }
-                self.state.delete_done(&outcome.removed, &refused, trash);
             }
             Done::Rescanned(id, result) => self.state.rescan_done(id, result),
         }
@@ -412,7 +418,7 @@ mod tests {
         assert_eq!(app.state.cursor(), 0);
         assert!(!app.poll(), "at most one snapshot per interval");
         // deleted while the walk goes on: stays deleted in every later snapshot
-        app.state.delete_done(&[a + 1], &[], false);
+        app.state.delete_done(&[a + 1], &[], 0, false);
         due(&mut app);
         assert!(app.poll());
         assert_eq!(names(&app), [&b"a"[..]]);

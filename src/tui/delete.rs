@@ -41,6 +41,8 @@ pub struct Outcome {
     pub partial: Vec<NodeId>,
     /// One line per failure (capped), path first.
     pub failed: Vec<String>,
+    /// The trash directories the entries went to (when trashing).
+    pub trashed_to: Vec<std::path::PathBuf>,
 }
 
 const MAX_MESSAGES: usize = 100;
@@ -133,9 +135,24 @@ fn open_dir(at: BorrowedFd<'_>, name: &CStr) -> Result<OwnedFd, Errno> {
 /// each one.
 pub fn run(targets: &[Target], trash: bool, mut progress: impl FnMut(usize)) -> Outcome {
     let mut out = Outcome::default();
+    let mut folders = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         let mut errors = Vec::new();
         match delete_one(t, trash, &mut errors) {
+            Ok(true) if trash => {
+                out.removed.push(t.node);
+                if let Some((name, key)) = t.steps.last() {
+                    let mut at = super::trash::holding(&folders, name.to_bytes(), *key);
+                    if at.is_none() {
+                        // a trash directory made for this entry
+                        folders = super::trash::folders();
+                        at = super::trash::holding(&folders, name.to_bytes(), *key);
+                    }
+                    if let Some(f) = at.filter(|f| !out.trashed_to.contains(f)) {
+                        out.trashed_to.push(f);
+                    }
+                }
+            }
             Ok(true) => out.removed.push(t.node),
             Ok(false) => out.partial.push(t.node),
             Err(Failure::Sys(Errno::NOENT)) => out.removed.push(t.node), // already gone

@@ -86,3 +86,26 @@ impl Marks {
             .fold(0, u64::saturating_add)
     }
 }
+
+/// `--print-marked`: the marked paths, in the order they were marked. To a terminal they are
+/// escaped (a name must not drive it), one per line; elsewhere they are the raw bytes, so a
+/// pipe gets paths it can use, ended by a newline, or with `null` (`-0`) by a NUL byte (a
+/// name may hold a newline: `xargs -0` is the safe reader).
+pub fn print(
+    state: &super::state::State,
+    out: &mut dyn std::io::Write,
+    terminal: bool,
+    null: bool,
+) -> std::io::Result<()> {
+    let end: &[u8] = if null { b"\0" } else { b"\n" };
+    for id in state.marks.iter() {
+        let path = state.tree.path(id);
+        if terminal {
+            out.write_all(&crate::render::escape::escape(&path, false).bytes)?;
+        } else {
+            out.write_all(&path)?;
+        }
+        out.write_all(end)?;
+    }
+    out.flush()
+}

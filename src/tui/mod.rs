@@ -10,6 +10,7 @@ pub mod action;
 pub mod app;
 pub mod delete;
 pub mod diff;
+mod errors;
 pub mod event;
 pub mod listing;
 pub mod marks;
@@ -28,7 +29,6 @@ use std::sync::Arc;
 
 use crate::config::{Config, Interactive};
 use crate::error::{fail, report_scan_errors, ExitStatus};
-use crate::render::escape::escape;
 use app::App;
 use state::Options;
 use terminal::Screen;
@@ -106,6 +106,11 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         Ok(false) => ExitStatus::Incomplete,
         Err(msg) => return fail(msg),
     };
+    if config.import.is_none()
+        && !errors::check_paths(&config.paths, &mut io::stderr(), ttys.stderr)
+    {
+        return ExitStatus::Incomplete;
+    }
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot set up the terminal: {e}")),
@@ -139,20 +144,7 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         }
     }
     if ia.print_marked {
-        let raw = !ttys.stdout;
-        let mut out = io::stdout().lock();
-        for id in app.state.marks.iter() {
-            let path = app.state.tree.path(id);
-            let line = escape(&path, raw);
-            if out
-                .write_all(&line.bytes)
-                .and_then(|()| out.write_all(b"\n"))
-                .is_err()
-            {
-                break;
-            }
-        }
-        let _ = out.flush();
+        let _ = marks::print(&app.state, &mut io::stdout().lock(), ttys.stdout, ia.null);
     }
     status
 }

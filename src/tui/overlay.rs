@@ -36,6 +36,16 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
+        Overlay::Errors => {
+            let title = format!("Could not be read: {} (any key closes)", state.errors.len());
+            draw_box(
+                buf,
+                area,
+                &title,
+                &state.error_lines(area.height),
+                Color::Red,
+            )
+        }
     }
 }
 
@@ -57,6 +67,7 @@ fn help_lines() -> Vec<String> {
         "d              delete marked or selected",
         "t              move to the trash",
         "r              rescan selected directory",
+        "e              list what could not be read",
         "Ctrl-C         stop the scan",
         "q              quit",
     ]
@@ -66,10 +77,7 @@ fn help_lines() -> Vec<String> {
 }
 
 fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
-    let total = targets
-        .iter()
-        .map(|&id| state.tree.node(id).size(state.mode))
-        .fold(0, u64::saturating_add);
+    let effect = state.tree.removal(targets);
     let verb = if trash { "Move to the trash" } else { "Delete" };
     let mut lines = vec![format!(
         "{verb} {} {} ({})?",
@@ -79,7 +87,7 @@ fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec
         } else {
             "entries"
         },
-        state.format(total)
+        state.removal_words(&effect, trash)
     )];
     for &id in targets.iter().take(5) {
         lines.push(format!("  {}", path_of(state, id)));

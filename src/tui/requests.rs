@@ -3,9 +3,21 @@
 
 use super::diff::removed_of;
 use super::state::{Overlay, Request, State};
-use crate::tree::{NodeId, Tree, TOTAL};
+use crate::tree::{NodeId, Removal, Tree, TOTAL};
 
 /// Why a removed row (an entry of the earlier scan only) is left alone.
+/// What a rescan found.
+#[derive(Debug)]
+pub enum Rescanned {
+    /// The entry as it is now (a finished tree with it as its single root), and what could
+    /// not be read in it (one line each).
+    Tree(Tree, Vec<String>),
+    /// Nothing is at its path any more (or a directory on the way is not one now).
+    Gone,
+    /// It could not be read: the message says why.
+    Failed(String),
+}
+
 const NOT_ON_DISK: &str = "removed since the earlier scan: not on the disk";
 
 impl State {
@@ -109,24 +121,29 @@ impl State {
     }
 
     /// A delete finished: `removed` are gone from the disk (or already were), `failed` are
-    /// (entry, reason) lines. Only what was really removed leaves the tree.
-    pub fn delete_done(&mut self, removed: &[NodeId], failed: &[String], trash: bool) {
+    /// (entry, reason) lines, one per failure; `partial` directories lost only part of their
+    /// contents. Only what was really removed leaves the tree.
+    pub fn delete_done(
+        &mut self,
+        removed: &[NodeId],
+        failed: &[String],
+        partial: usize,
+        trash: bool,
+    ) {
         self.busy = None;
-        let freed: u64 = removed
-            .iter()
-            .map(|&id| self.tree.node(id).size(self.mode))
-            .fold(0, u64::saturating_add);
-        for &id in removed {
-            self.tree.remove(id);
-            self.removed.push(id);
-        }
+        let effect = self.tree.remove_all(removed);
+        self.removed.extend_from_slice(removed);
         self.tree_changed();
         let verb = if trash {
             "moved to the trash"
         } else {
             "deleted"
         };
-        let summary = format!("{verb} {} ({})", removed.len(), self.format(freed));
+        let summary = format!(
+            "{verb} {} ({})",
+            removed.len(),
+            self.removal_words(&effect, trash)
+        );
         if failed.is_empty() {
             self.message = Some(summary);
         } else {
@@ -135,20 +152,74 @@ impl State {
             if failed.len() > 8 {
                 lines.push(format!("… and {} more", failed.len() - 8));
             }
+            if partial > 0 {
+                lines.push(format!(
+                    "({partial} partly deleted {} keep{} stale sizes: r rescans)",
+                    if partial == 1 {
+                        "directory"
+                    } else {
+                        "directories"
+                    },
+                    if partial == 1 { "s" } else { "" }
+                ));
+            }
             self.overlay = Overlay::Report(lines);
         }
     }
 
-    /// A rescan finished (or failed with a message).
-    pub fn rescan_done(&mut self, at: NodeId, result: Result<Tree, String>) {
+    /// What deleting (or trashing) some entries does, in a few words for the dialog and the
+    /// result line: the bytes freed (or that leave the scan for the trash), and what other
+    /// hard links keep.
+    pub fn removal_words(&self, r: &Removal, trash: bool) -> String {
+        let main = if trash { r.leaves } else { r.freed };
+        let mut words = self.format(main.size(self.mode));
+        let kept = [
+            (r.moved, "kept by other hard links in the scan"),
+            (r.elsewhere, "kept by hard links outside the scan"),
+        ];
+        let mut first = true;
+        for (sizes, why) in kept {
+            if sizes.is_zero() || self.mode == crate::vocab::SizeMode::Count {
+                continue;
+            }
+            if first && !trash {
+                words.push_str(" freed");
+            }
+            first = false;
+            words.push_str(&format!("; {} {why}", self.format(sizes.size(self.mode))));
+        }
+        words
+    }
+
+    /// A rescan finished: the entry is replaced by what is on the disk now, or leaves the
+    /// tree if it is not there any more.
+    pub fn rescan_done(&mut self, at: NodeId, result: Rescanned) {
         self.busy = None;
+        let after = self.after_rescan.take();
         match result {
-            Ok(sub) => {
+            Rescanned::Tree(sub, errors) => {
                 self.tree.graft(at, &sub);
                 self.tree_changed();
-                self.message = Some("rescanned".into());
+                self.message = Some(if errors.is_empty() {
+                    after.unwrap_or_else(|| "rescanned".into())
+                } else {
+                    format!("rescanned; {} could not be read (e lists)", errors.len())
+                });
+                self.scan.errors += errors.len();
+                self.errors.extend(errors);
             }
-            Err(e) => self.message = Some(e),
+            Rescanned::Gone => {
+                let shown = super::view::display(&self.tree.path(at));
+                if self.tree.is_root(at) {
+                    self.message = Some(format!("{shown}: not on the disk any more"));
+                    return;
+                }
+                self.tree.remove(at);
+                self.removed.push(at);
+                self.tree_changed();
+                self.message = Some(format!("{shown}: gone from the disk"));
+            }
+            Rescanned::Failed(e) => self.message = Some(e),
         }
     }
 }

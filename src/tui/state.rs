@@ -37,6 +37,8 @@ pub enum Overlay {
     ConfirmQuit,
     /// The outcome of a delete that did not fully succeed.
     Report(Vec<String>),
+    /// What the walk and the rescans could not read (`e`).
+    Errors,
 }
 
 /// The walk as the header shows it.
@@ -100,6 +102,10 @@ pub struct State {
     pub(super) removed: Vec<NodeId>,
     /// The comparison with an earlier scan (`--diff`), if one was asked for.
     pub delta: Option<Delta>,
+    /// What the walk and the rescans could not read, one line each (`e` lists them).
+    pub errors: Vec<String>,
+    /// The message to show when the rescan in progress ends, instead of "rescanned".
+    pub(super) after_rescan: Option<String>,
 }
 
 impl State {
@@ -134,6 +140,8 @@ impl State {
             quit: false,
             removed: Vec::new(),
             delta: None,
+            errors: Vec::new(),
+            after_rescan: None,
         };
         s.refresh();
         s
@@ -193,7 +201,7 @@ impl State {
     pub fn input_mode(&self) -> InputMode {
         match self.overlay {
             Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
-            Overlay::Help | Overlay::Report(_) => InputMode::Dismiss,
+            Overlay::Help | Overlay::Report(_) | Overlay::Errors => InputMode::Dismiss,
             Overlay::None if self.filter.editing => InputMode::Filter,
             Overlay::None => InputMode::Normal,
         }
@@ -207,11 +215,7 @@ impl State {
     /// and the cursor stays on the same entry.
     pub fn set_tree(&mut self, tree: Tree) {
         self.tree = tree;
-        for &id in &self.removed {
-            if (id as usize) < self.tree.len() {
-                self.tree.remove(id);
-            }
-        }
+        self.tree.remove_all(&self.removed);
         self.tree_changed();
     }
 
@@ -426,6 +430,10 @@ impl State {
             Action::ToggleCount => self.show_count = !self.show_count,
             Action::ToggleMtime => self.show_mtime = !self.show_mtime,
             Action::Help => self.overlay = Overlay::Help,
+            Action::Errors if self.errors.is_empty() => {
+                self.message = Some("nothing failed to read".into())
+            }
+            Action::Errors => self.overlay = Overlay::Errors,
             Action::Mark => self.toggle_mark(),
             Action::Delete => self.ask_delete(false),
             Action::Trash => self.ask_delete(true),

@@ -2,14 +2,176 @@
 //! The caller has re-checked the entry's identity just before; the crate works on paths.
 
 use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Component, Path, PathBuf};
 
-/// Moves the entry at `path` (as the walk spells it) to the trash.
+use super::state::{Request, State};
+use crate::tree::{LinkKey, NodeId, TOTAL};
+use crate::walk::sys::describe;
+
+/// Moves the entry at `path` (as the walk spells it) to the trash. The error is one line in
+/// words: "cannot move to the trash: " and the cause (with the path it concerns when that is
+/// not the entry's own, such as the trash directory that could not be made).
 pub fn move_to_trash(path: &[u8]) -> Result<(), String> {
     let path = Path::new(OsStr::from_bytes(path));
-    trash::delete(path).map_err(|e| match e {
-        trash::Error::Unknown { description } => format!("cannot move to the trash: {description}"),
-        e => format!("cannot move to the trash: {e}"),
-    })
+    trash::delete(path).map_err(|e| format!("cannot move to the trash: {}", cause(&e)))
+}
+
+/// The trash directories there are now (canonical paths): where trashed entries went.
+pub fn folders() -> Vec<PathBuf> {
+    trash::os_limited::trash_folders()
+        .map(|set| {
+            set.into_iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The trash directory (of `folders`) that holds the entry `name` with identity `key` under
+/// its `files/` (as `name`, or `name.N` when that was taken), if any.
+pub fn holding(folders: &[PathBuf], name: &[u8], key: LinkKey) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    for f in folders {
+        let files = f.join("files");
+        for n in 1..10_000u32 {
+            let mut cand = name.to_vec();
+            if n > 1 {
+                cand.extend_from_slice(format!(".{n}").as_bytes());
+            }
+            match std::fs::symlink_metadata(files.join(OsStr::from_bytes(&cand))) {
+                Ok(m) if (m.dev(), m.ino()) == key => return Some(f.clone()),
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    None
+}
+
+impl State {
+    /// After entries went to the trash: a trash directory inside the scanned tree (the home
+    /// trash below a scanned home, a `.Trash-UID` at the top of a scanned mount) still holds
+    /// their bytes. The deepest node that holds it is rescanned, so the totals keep them, and
+    /// the message says where they went.
+    pub fn trash_in_scan(&mut self, folders: &[PathBuf]) -> Option<Request> {
+        let mut found: Option<(NodeId, Vec<u8>)> = None;
+        for f in folders {
+            let Some((node, path)) = self.node_holding(f) else {
+                continue;
+            };
+            found = Some(match found {
+                None => (node, path),
+                Some((other, first)) => (self.common_ancestor(node, other), first),
+            });
+        }
+        let (node, path) = found?;
+        let shown = super::view::display(&path);
+        let note = format!("; they stay in the scan, in the trash {shown}");
+        self.message = Some(self.message.take().unwrap_or_default() + &note);
+        if node == TOTAL {
+            return None;
+        }
+        self.after_rescan = self.message.clone();
+        self.busy = Some("rescanning the trash".into());
+        Some(Request::Rescan(node))
+    }
+
+    /// The deepest node of the tree on the way to `path` (canonical), if a root holds it,
+    /// and the path spelt from that root as typed.
+    fn node_holding(&self, path: &Path) -> Option<(NodeId, Vec<u8>)> {
+        for root in self.tree.roots() {
+            let typed = Path::new(OsStr::from_bytes(self.tree.name(root)));
+            let Ok(canon) = std::fs::canonicalize(typed) else {
+                continue;
+            };
+            let Ok(rest) = path.strip_prefix(&canon) else {
+                continue;
+            };
+            let mut node = root;
+            for c in rest.components() {
+                let Component::Normal(name) = c else { break };
+                let next = self.tree.node(node).children().find(|&k| {
+                    self.tree.name(k) == name.as_bytes()
+                        && self.tree.node(k).is_dir()
+                        && self.tree.is_live(k)
+                });
+                match next {
+                    Some(k) => node = k,
+                    None => break,
+                }
+            }
+            let mut shown = self.tree.name(root).to_vec();
+            if !rest.as_os_str().is_empty() {
+                if shown.last() != Some(&b'/') {
+                    shown.push(b'/');
+                }
+                shown.extend_from_slice(rest.as_os_str().as_bytes());
+            }
+            return Some((node, shown));
+        }
+        None
+    }
+
+    fn common_ancestor(&self, a: NodeId, b: NodeId) -> NodeId {
+        let mut n = a;
+        while !self.tree.is_within(b, n) {
+            n = self.tree.node(n).parent;
+        }
+        n
+    }
+}
+
+/// The cause of a failed trash in words (the crate's `Display` is its `Debug`).
+fn cause(e: &trash::Error) -> String {
+    let shown = |p: &Path| super::view::display(p.as_os_str().as_bytes());
+    let io = |e: &std::io::Error| match e.raw_os_error() {
+        Some(errno) => describe(errno),
+        None => one_line(&e.to_string()),
+    };
+    match e {
+        trash::Error::FileSystem { path, source } => format!("{}: {}", shown(path), io(source)),
+        trash::Error::Os { code, .. } => describe(*code),
+        trash::Error::Unknown { description } => one_line(description),
+        trash::Error::TargetedRoot => "a root directory is never trashed".into(),
+        trash::Error::CouldNotAccess { target } => {
+            format!(
+                "{}: cannot be accessed",
+                super::view::display(target.as_bytes())
+            )
+        }
+        trash::Error::CanonicalizePath { original } => {
+            format!("{}: cannot resolve the path", shown(original))
+        }
+        trash::Error::ConvertOsString { original } => format!(
+            "{}: the name cannot be written in the trash's records",
+            super::view::display(&original.clone().into_vec())
+        ),
+        trash::Error::RestoreCollision { path, .. } | trash::Error::RestoreTwins { path, .. } => {
+            format!("{}: unexpected restore error", shown(path))
+        }
+    }
+}
+
+/// Text from elsewhere made one line, control characters escaped.
+fn one_line(text: &str) -> String {
+    super::view::display(text.trim().as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn causes_are_words_with_the_path_they_concern() {
+        let e = trash::Error::FileSystem {
+            path: "/x/Trash/files".into(),
+            source: std::io::Error::from_raw_os_error(libc::EACCES),
+        };
+        assert_eq!(cause(&e), "/x/Trash/files: Permission denied");
+        let e = trash::Error::Unknown {
+            description: "no\nhome".into(),
+        };
+        assert!(!cause(&e).contains('\n'), "{}", cause(&e));
+    }
 }

@@ -124,7 +124,10 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     } else if scan.stopped {
         (" · INCOMPLETE: scan stopped".to_string(), Color::Red)
     } else if scan.errors > 0 {
-        (format!(" · {} unreadable", scan.errors), Color::Red)
+        (
+            format!(" · {} unreadable (e lists)", scan.errors),
+            Color::Red,
+        )
     } else if state.imported {
         (" · imported".to_string(), Color::Reset)
     } else {

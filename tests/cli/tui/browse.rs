@@ -306,3 +306,35 @@ fn an_imported_scan_is_browsed_but_never_deleted_or_rescanned() {
     assert!(j.screen().contains("cannot be rescanned"), "{}", j.screen());
     assert!(env.path("t/mid/a").exists() && env.path("t/big").exists());
 }
+
+/// What the walk could not read is listed inside the view: `e` opens the list (the help
+/// says so), any key closes it; the header counts the errors and names the key.
+#[test]
+fn e_lists_what_the_walk_could_not_read() {
+    let env = TestEnv::new();
+    sample(&env);
+    let mut j = Journey::open(&env, &["t", "missing"], 100, 24);
+    assert!(
+        j.lines()[1].contains("1 unreadable (e lists)"),
+        "{}",
+        j.screen()
+    );
+    j.keys("e");
+    let screen = j.screen();
+    assert!(screen.contains("Could not be read: 1"), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "cannot access '{}': No such file or directory",
+            env.path("missing").display()
+        )),
+        "{screen}"
+    );
+    j.keys("x");
+    assert!(!j.screen().contains("Could not be read"), "{}", j.screen());
+    j.keys("?");
+    assert!(
+        j.screen().contains("list what could not be read"),
+        "{}",
+        j.screen()
+    );
+}

@@ -294,3 +294,143 @@ fn a_chain_deeper_than_the_fd_limit_is_deleted_without_recursion() {
     assert!(exists(&env, "t/keep"));
     assert_eq!(j.rows(), ["keep"]);
 }
+
+/// An immutable file (`chattr +i`): even root cannot unlink it.
+struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    fn set(path: std::path::PathBuf) -> Option<Immutable> {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(&path)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Immutable(path))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// The report counts failures, one line each (path and cause in words); that a directory
+/// was only partly deleted is a note after them, not one more failure.
+#[test]
+fn the_report_has_one_line_per_failure_and_counts_only_failures() {
+    let env = TestEnv::new();
+    env.file("t/d/x", 4096)
+        .file("t/d/stuck", 4096)
+        .file("t/keep", 4096);
+    let Some(_guard) = Immutable::set(env.path("t/d/stuck")) else {
+        skip!("skipped: chattr +i is not supported here");
+        return;
+    };
+    let mut j = Journey::open(&env, &["t"], 100, 24);
+    j.select("d");
+    j.keys("dy");
+    assert!(exists(&env, "t/d/stuck") && !exists(&env, "t/d/x"));
+    let Overlay::Report(lines) = &j.app.state.overlay else {
+        panic!("no report:\n{}", j.screen());
+    };
+    let t = env.path("t");
+    assert_eq!(lines[0], "deleted 0 (0B); 1 failed:", "{lines:?}");
+    assert_eq!(
+        lines[1],
+        format!("{}/d/stuck: Operation not permitted", t.display()),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("partly deleted"), "{lines:?}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+}
+
+/// A file's inode is counted once, in one of its names. Deleting a name whose inode keeps
+/// another frees nothing: the dialog and the result line say so, and the bytes move to the
+/// remaining name's directory, as a rescan (and du) shows.
+#[test]
+fn deleting_one_name_of_a_hard_linked_file_frees_nothing_and_the_bytes_move() {
+    let env = TestEnv::new();
+    env.file("hl/A/f", 100 * 1024).mkdir("hl/B");
+    env.hardlink("hl/A/f", "hl/B/g");
+    let mut j = Journey::open(&env, &["hl"], 100, 24);
+    // the walk counts the inode in one name (the first in directory order): its directory
+    // is the big one; delete that one
+    let (owner, other) = match j.rows()[0].as_str() {
+        "A" => ("A", "B"),
+        _ => ("B", "A"),
+    };
+    j.select(owner);
+    j.keys("d");
+    let dialog = j.screen();
+    // the directory itself is freed (4.0Ki on most filesystems), the file's 100Ki is not
+    assert!(
+        dialog.contains("freed; 100Ki kept by other hard links in the scan)?"),
+        "{dialog}"
+    );
+    assert!(!dialog.contains("(104Ki)"), "{dialog}");
+    j.keys("y");
+    assert!(!exists(&env, &format!("hl/{owner}")));
+    let screen = j.screen();
+    assert!(
+        screen.contains("freed; 100Ki kept by other hard links in the scan)"),
+        "{screen}"
+    );
+    let s = &j.app.state;
+    let top = s.dir;
+    assert_eq!(s.tree.node(top).disk, env.du_disk(&["hl"]), "{screen}");
+    let o = j.row(other);
+    assert_eq!(
+        s.tree.node(o).disk,
+        env.du_disk(&[&format!("hl/{other}")]),
+        "{screen}"
+    );
+    assert_eq!(s.tree.node(top).entries as u64, env.du_inodes(&["hl"]));
+    // deleting the last name frees it
+    j.select(other);
+    j.keys("l");
+    j.keys("d");
+    assert!(
+        j.screen().contains("Delete 1 entry (100Ki)?"),
+        "{}",
+        j.screen()
+    );
+    j.keys("y");
+    assert!(j.screen().contains("deleted 1 (100Ki)"), "{}", j.screen());
+    j.keys("h");
+    assert_eq!(
+        j.app.state.tree.node(j.app.state.dir).disk,
+        env.du_disk(&["hl"])
+    );
+}
+
+/// The other name is outside the scan: nothing is freed, and the bytes leave the tree (a
+/// rescan of it would not count them).
+#[test]
+fn deleting_a_name_whose_other_links_are_outside_the_scan_frees_nothing() {
+    let env = TestEnv::new();
+    env.file("out/f", 64 * 1024).file("in/small", 4096);
+    env.hardlink("out/f", "in/g");
+    let mut j = Journey::open(&env, &["in"], 100, 24);
+    j.select("g");
+    j.keys("d");
+    assert!(
+        j.screen()
+            .contains("Delete 1 entry (0B freed; 64Ki kept by hard links outside the scan)"),
+        "{}",
+        j.screen()
+    );
+    j.keys("y");
+    assert!(j
+        .screen()
+        .contains("deleted 1 (0B freed; 64Ki kept by hard links outside"));
+    assert_eq!(
+        j.app.state.tree.node(j.app.state.dir).disk,
+        env.du_disk(&["in"])
+    );
+    assert!(exists(&env, "out/f"));
+}

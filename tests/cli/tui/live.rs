@@ -90,3 +90,48 @@ fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
         env.du_inodes(&["t"])
     );
 }
+
+/// After `r` the tree is what is on disk now: a directory replaced by a file is a file row,
+/// a directory gone from the disk leaves the tree.
+#[test]
+fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
+    let env = TestEnv::new();
+    env.file("t/keep", 4096)
+        .file("t/z/inner", 64 * 1024)
+        .file("t/gone/x", 32 * 1024);
+    let mut j = Journey::open(&env, &["t"], 80, 12);
+    std::fs::remove_dir_all(env.path("t/z")).expect("rm z");
+    env.file("t/z", 8192);
+    j.select("z");
+    j.keys("r");
+    let z = j.row("z");
+    let s = &j.app.state;
+    assert!(!s.tree.node(z).is_dir(), "z is a file now");
+    assert!(
+        !j.row_line("z").contains("z/"),
+        "shown as a file: {}",
+        j.row_line("z")
+    );
+    assert_eq!(s.tree.node(z).entries, 1);
+    std::fs::remove_dir_all(env.path("t/gone")).expect("rm gone");
+    j.select("gone");
+    j.keys("r");
+    assert_eq!(j.rows(), ["z", "keep"], "{}", j.screen());
+    assert!(!j.screen().contains("cannot rescan"), "{}", j.screen());
+    let top = j.app.state.dir;
+    assert_eq!(j.app.state.tree.node(top).disk, env.du_disk(&["t"]));
+    assert_eq!(
+        j.app.state.tree.node(top).entries as u64,
+        env.du_inodes(&["t"])
+    );
+    // inside a directory that vanished, r goes up to what is still there
+    env.file("t/d/f", 4096);
+    j.keys("r"); // nothing selected that is a dir: rescans t itself
+    assert!(j.rows().contains(&"d".to_string()), "{:?}", j.rows());
+    j.select("d");
+    j.keys("l");
+    std::fs::remove_dir_all(env.path("t/d")).expect("rm d");
+    j.keys("r");
+    assert_eq!(j.app.state.dir, top, "back in t: d is gone");
+    assert!(!j.rows().contains(&"d".to_string()), "{:?}", j.rows());
+}

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use hogs::vocab::{SizeMode, UnitStyle};
+
 use crate::util::{hogs_bin, TestEnv};
 
 /// A tmux server of our own (its socket in the test's directory).
@@ -273,4 +275,282 @@ fn the_view_ends_when_its_terminal_goes_away() {
         !alive,
         "hogs i (pid {pid}) still runs 10 s after its terminal went away"
     );
+}
+
+/// A trash that fails: one line per entry, its path and the cause in words, not the trash
+/// crate's debug text.
+#[test]
+fn a_failed_trash_says_why_in_words_one_line_per_entry() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a", 8 * 1024).file("t/b", 16 * 1024);
+    // the home trash would go below a file: it cannot be made
+    env.file("x", 0);
+    let script = format!(
+        "cd '{}' && '{}' i t; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("x"))],
+        &script,
+    );
+    tmux.wait_for(" hogs  t");
+    tmux.keys(&["Space", "Space"]);
+    tmux.wait_for("2 marked");
+    tmux.keys(&["t"]);
+    tmux.wait_for("Move to the trash 2 entries");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("2 failed");
+    assert!(env.path("t/a").exists() && env.path("t/b").exists());
+    assert!(
+        screen.contains("moved to the trash 0 (0B); 2 failed:"),
+        "{screen}"
+    );
+    for name in ["t/a", "t/b"] {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!("{name}: cannot move to the trash: ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{screen}"));
+        assert!(line.contains("Not a directory"), "{line}\n{screen}");
+    }
+    assert!(!screen.contains("Error during"), "{screen}");
+    assert!(!screen.contains("FileSystem {"), "{screen}");
+    tmux.keys(&["x", "q"]);
+    tmux.wait_for("Quit anyway?"); // the entries are still marked
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
+
+/// `--print-marked` into a pipe prints the paths as they are, not escaped: `tab<TAB>here`
+/// and a file literally named `tab\there` are two different lines; `-0` ends each with a
+/// NUL (a name may hold a newline).
+#[test]
+fn print_marked_writes_raw_paths_and_nul_separated_with_0() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/tab\there", 64 * 1024)
+        .file("t/tab\\there", 32 * 1024)
+        .file("t/new\nline", 16 * 1024);
+    let want: [(&str, &str, &[u8]); 2] = [
+        ("plain", "", b"t/tab\there\nt/tab\\there\nt/new\nline\n"),
+        ("null", " -0", b"t/tab\there\0t/tab\\there\0t/new\nline\0"),
+    ];
+    for (run, flags, want) in want {
+        let script = format!(
+            "cd '{}' && '{}' i --print-marked{flags} t > {run}.out; echo $? > {run}.status",
+            env.root().display(),
+            hogs_bin().display()
+        );
+        let tmux = Tmux::start(env.path(format!("{run}.sock")), &[], &script);
+        tmux.wait_for(" hogs  t");
+        tmux.keys(&["Space", "Space", "Space"]);
+        tmux.wait_for("3 marked");
+        tmux.keys(&["q"]);
+        tmux.wait_for("Quit anyway?");
+        tmux.keys(&["y"]);
+        assert_eq!(
+            wait_for_file(&env.path(format!("{run}.status"))),
+            "0\n",
+            "{run}"
+        );
+        let got = std::fs::read(env.path(format!("{run}.out"))).expect("output");
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(want),
+            "{run}"
+        );
+    }
+}
+
+/// Trashing the name that counts a hard-linked file: the other name keeps the bytes, and
+/// the header and the other directory show them, as du does.
+#[test]
+fn trashing_one_name_of_a_hard_linked_file_keeps_its_bytes_in_the_other() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("hl/A/f", 100 * 1024).mkdir("hl/B").mkdir("xdg");
+    env.hardlink("hl/A/f", "hl/B/g");
+    let script = format!(
+        "cd '{}' && '{}' i hl; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("xdg"))],
+        &script,
+    );
+    let screen = tmux.wait_for(" hogs  hl");
+    // the first row is the directory of the name that counts the inode
+    let owner = if screen.lines().nth(2).is_some_and(|l| l.contains("A/")) {
+        "A"
+    } else {
+        "B"
+    };
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("kept by other hard links in the scan)?");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("moved to the trash 1 (");
+    assert!(
+        screen.contains("kept by other hard links in the scan)"),
+        "{screen}"
+    );
+    assert!(!env.path(format!("hl/{owner}")).exists());
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let header = screen.lines().nth(1).unwrap_or_default();
+    assert!(
+        header.starts_with(&format!(" {} ·", fmt(env.du_disk(&["hl"])))),
+        "{screen}"
+    );
+    let other = if owner == "A" { "B" } else { "A" };
+    let row = screen.lines().nth(2).unwrap_or_default();
+    assert!(
+        row.contains(&format!("{other}/"))
+            && row.starts_with(&fmt(env.du_disk(&[&format!("hl/{other}")]))),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
+
+/// `hogs i` on a path it cannot show (missing, or a file): the error is printed at once
+/// and the status is 1; the screen is never taken.
+#[test]
+fn a_path_that_cannot_be_shown_is_an_error_before_the_view_opens() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("f", 4096);
+    for (run, path, want) in [
+        (
+            "missing",
+            "nonexistent",
+            "hogs: cannot access 'nonexistent': No such file or directory\n",
+        ),
+        (
+            "file",
+            "f",
+            "hogs: 'f' is not a directory: the interactive view browses directories\n",
+        ),
+    ] {
+        let script = format!(
+            "cd '{}' && '{}' i {path} 2> {run}.err; echo $? > {run}.status; sleep 60",
+            env.root().display(),
+            hogs_bin().display()
+        );
+        let tmux = Tmux::start(env.path(format!("{run}.sock")), &[], &script);
+        assert_eq!(
+            wait_for_file(&env.path(format!("{run}.status"))),
+            "1\n",
+            "{run}: {}",
+            tmux.screen()
+        );
+        let err = std::fs::read_to_string(env.path(format!("{run}.err"))).expect("stderr");
+        assert_eq!(err, want, "{run}");
+    }
+}
+
+/// The trash is inside the scanned tree (here the home trash, `$XDG_DATA_HOME/Trash`, below
+/// the scanned directory): what goes there is still in the tree, and the header keeps it,
+/// as du does; the message says where it went.
+#[test]
+fn trashing_into_a_trash_inside_the_scan_keeps_the_bytes_in_the_totals() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("home/big", 200 * 1024)
+        .file("home/small", 8 * 1024)
+        .mkdir("home/data");
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let script = format!(
+        "cd '{}' && '{}' i home; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("home/data"))],
+        &script,
+    );
+    let screen = tmux.wait_for(" hogs  home");
+    assert!(
+        screen.lines().nth(2).is_some_and(|l| l.contains("big")),
+        "{screen}"
+    );
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("Move to the trash 1 entry");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("they stay in the scan, in the trash ");
+    assert!(screen.contains("in the trash home/data/Trash"), "{screen}");
+    assert!(env.path("home/data/Trash/files/big").exists());
+    let total = format!(" {} ·", fmt(env.du_disk(&["home"])));
+    let screen = tmux.wait_for(&total);
+    assert!(
+        screen.lines().nth(1).is_some_and(|l| l.starts_with(&total)),
+        "{screen}"
+    );
+    // the trash directory is a row with the bytes in it
+    assert!(
+        screen.lines().nth(2).is_some_and(|l| l.contains("data/")),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
+
+/// The same with the trash of a mount (`.Trash-0` at its top, made by the first trash): the
+/// scanned mount still holds the bytes.
+#[test]
+fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.mkdir("mnt").mkdir("xdg");
+    let Some(_mount) = crate::util::mount_tmpfs(&env.path("mnt")) else {
+        return;
+    };
+    env.file("mnt/big", 200 * 1024).file("mnt/small", 8 * 1024);
+    let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
+    let script = format!(
+        "cd '{}' && '{}' i mnt; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    // the home trash is elsewhere (another filesystem): the mount's own trash is used
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("XDG_DATA_HOME", &env.path("xdg"))],
+        &script,
+    );
+    tmux.wait_for(" hogs  mnt");
+    tmux.keys(&["g", "t"]);
+    tmux.wait_for("Move to the trash 1 entry");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("they stay in the scan, in the trash mnt/.Trash-0");
+    assert!(env.path("mnt/.Trash-0/files/big").exists(), "{screen}");
+    let total = format!(" {} ·", fmt(env.du_disk(&["mnt"])));
+    let screen = tmux.wait_for(&total);
+    assert!(
+        screen.lines().nth(1).is_some_and(|l| l.starts_with(&total)),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
