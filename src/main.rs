@@ -68,6 +68,9 @@ fn run() -> i32 {
             return 1;
         }
     };
+    for note in &config.notes {
+        say(note);
+    }
     if config.stack_size_ignored && !matches!(config.mode, Mode::Interactive(_)) {
         say("note: --stack-size is ignored (the walk does not recurse: no big stack needed)");
     }

@@ -49,7 +49,19 @@ pub struct Config {
     pub stack_size_ignored: bool,
     /// Which of stdout and stderr are terminals.
     pub terminals: Terminals,
+    /// What was changed of what the user asked (a value past its cap): said once on stderr
+    /// before the run.
+    pub notes: Vec<String>,
 }
+
+/// The most walker threads: past a few hundred, more threads only wait on the same disk
+/// queue and each idle one still costs the pool (rayon's idle threads look for work in
+/// every other thread's queue before they sleep).
+pub const MAX_THREADS: usize = 256;
+
+/// The widest output: wider than any terminal, and a row is built whole before it is
+/// written, so a huge `-w` would only cost memory and time.
+pub const MAX_WIDTH: usize = 4096;
 
 /// A user error in an option value: printed as one line, exit status 1.
 #[derive(Debug)]
@@ -130,6 +142,7 @@ impl Config {
             import,
             stack_size_ignored: cli.stack_size.is_some(),
             terminals,
+            notes: numbers.notes,
         })
     }
 }
@@ -141,6 +154,8 @@ struct Numbers {
     threads: Option<usize>,
     width: usize,
     min_size: Option<u64>,
+    /// Values past their cap, said as notes.
+    notes: Vec<String>,
 }
 
 impl Numbers {
@@ -155,15 +170,18 @@ impl Numbers {
             // dust's default: fit the terminal, keeping room for the prompt
             None => term.map_or(30, |(_, rows)| rows.saturating_sub(10).max(1)),
         };
+        let mut notes = Vec::new();
         let threads = cli
             .threads
             .as_deref()
             .map(|t| parse_count(t, "--threads", 1))
-            .transpose()?;
+            .transpose()?
+            .map(|t| capped(t, MAX_THREADS, "--threads", &mut notes));
         let width = match cli.terminal_width.as_deref() {
             Some(w) => parse_count(w, "--terminal-width", 1)?,
             None => term.map_or(80, |(cols, _)| cols),
         };
+        let width = capped(width, MAX_WIDTH, "--terminal-width", &mut notes);
         let min_size = cli
             .min_size
             .as_deref()
@@ -181,8 +199,19 @@ impl Numbers {
             threads,
             width,
             min_size,
+            notes,
         })
     }
+}
+
+/// `value`, or `cap` with a note saying so when it is more.
+fn capped(value: usize, cap: usize, flag: &str, notes: &mut Vec<String>) -> usize {
+    if value > cap {
+        notes.push(format!(
+            "note: {flag} {value} is more than {cap}: using {cap}"
+        ));
+    }
+    value.min(cap)
 }
 
 /// `-e`, `-v`, `-I` and the time filters (`-I`'s file is read here).

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use super::color::{Palette, RESET};
-use super::escape::{escape, truncate, Escaped};
+use super::escape::{escape, truncate};
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
@@ -21,11 +21,22 @@ const BAR_FRAME: usize = 7;
 /// Narrower than this, bars say nothing: drop them.
 const MIN_BAR: usize = 4;
 
-struct Line<'t> {
+/// What the first pass keeps of a row for the second, which writes it: the columns are only
+/// known once every row was measured, and the default view prints the rows in reverse.
+#[derive(Copy, Clone)]
+struct Measured {
     row: Row,
-    size: String,
-    name: Escaped<'t>,
-    label_width: usize,
+    /// The sizes of the row's ancestors at depths 1 to 3 (0 where it has none): the bar's
+    /// shades. The top's own share is the blank.
+    shades: [u64; 3],
+}
+
+/// The widths every row is laid out in.
+struct Columns {
+    size_w: usize,
+    label_w: usize,
+    bar_w: usize,
+    total: u64,
 }
 
 /// Everything the renderer needs besides the tree.
@@ -36,49 +47,62 @@ pub struct BarsView<'a> {
 }
 
 impl BarsView<'_> {
-    /// Writes `rows` (in layout order, parents first) as the bars view.
+    /// Writes `rows` (in layout order, parents first) as the bars view. Each line is written
+    /// as soon as it is made: what is held besides the rows is a few words a row, whatever
+    /// the width, depth and number of lines asked for.
     pub fn render(&self, tree: &Tree, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
         if rows.is_empty() {
             return Ok(());
         }
-        let opts = self.opts;
-        // --dim: guides and bars faint, so names and sizes stand out (colour only)
-        let dim = opts.dim && self.palette.is_some();
-        let raw_invalid = !opts.to_terminal;
-        let names: Vec<(Row, Vec<u8>)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    *r,
-                    if opts.full_paths {
-                        tree.path(r.id)
-                    } else {
-                        tree.name(r.id).to_vec()
-                    },
-                )
-            })
-            .collect();
-        let lines: Vec<Line<'_>> = names
-            .iter()
-            .map(|(row, name)| {
-                let name = escape(name, raw_invalid);
-                Line {
-                    row: *row,
-                    size: format_size(tree.node(row.id).size(self.mode), self.mode, opts.units),
-                    label_width: 2 * row.depth + 4 + name.width,
-                    name,
-                }
-            })
-            .collect();
-        let total: u64 = rows
-            .iter()
-            .filter(|r| r.depth == 0)
-            .map(|r| tree.node(r.id).size(self.mode))
-            .sum();
+        let (measured, cols) = self.measure(tree, rows);
+        let mut line = Vec::with_capacity(self.opts.width + 64);
+        if self.opts.reverse {
+            // root first: a row's guides are its ancestors' "a later sibling follows"
+            let mut guides: Vec<bool> = Vec::new();
+            for m in &measured {
+                guides.truncate(m.row.depth);
+                self.write_row(tree, m, &guides, &cols, &mut line, out)?;
+                guides.push(!m.row.last);
+            }
+        } else {
+            // root last, rows from the bottom of the layout up: an ancestor at depth j has a
+            // later sibling when the nearest row below it in the layout at depth j or less is
+            // at depth j (tops other than the total's children stand alone)
+            let mut later: Vec<bool> = Vec::new();
+            for m in measured.iter().rev() {
+                let d = m.row.depth;
+                later.resize(later.len().max(d), false);
+                self.write_row(tree, m, &later[..d], &cols, &mut line, out)?;
+                later.truncate(d);
+                later.push(d > 0);
+            }
+        }
+        Ok(())
+    }
 
-        // columns
-        let size_w = lines.iter().map(|l| l.size.len()).max().unwrap_or(0);
-        let longest = lines.iter().map(|l| l.label_width).max().unwrap_or(0);
+    /// The first pass: each row's ancestors' sizes, and the columns that fit the widest.
+    fn measure(&self, tree: &Tree, rows: &[Row]) -> (Vec<Measured>, Columns) {
+        let opts = self.opts;
+        let raw_invalid = !opts.to_terminal;
+        let mut ancestors: Vec<u64> = Vec::new();
+        let mut measured = Vec::with_capacity(rows.len());
+        let (mut size_w, mut longest, mut total) = (0, 0, 0u64);
+        for r in rows {
+            let size = tree.node(r.id).size(self.mode);
+            size_w = size_w.max(format_size(size, self.mode, opts.units).len());
+            let name_w = escape(&self.name_of(tree, r.id), raw_invalid).width;
+            longest = longest.max(2 * r.depth + 4 + name_w);
+            if r.depth == 0 {
+                total += size;
+            }
+            ancestors.truncate(r.depth);
+            let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
+            measured.push(Measured {
+                row: *r,
+                shades: [shade(1), shade(2), shade(3)],
+            });
+            ancestors.push(size);
+        }
         let after_size = opts.width.saturating_sub(size_w + 1);
         let mut bar_w = 0;
         let mut label_w = longest.min(after_size).max(1);
@@ -89,68 +113,91 @@ impl BarsView<'_> {
             label_w = longest.min(room - min_bar).max(1);
             bar_w = room - label_w;
         }
-        let show_bars = bar_w > 0;
+        let cols = Columns {
+            size_w,
+            label_w,
+            bar_w,
+            total,
+        };
+        (measured, cols)
+    }
 
-        // lay out root-first; print in the order asked
-        let mut guides: Vec<bool> = Vec::new();
-        let mut ancestors: Vec<u64> = Vec::new();
-        let mut out_lines: Vec<Vec<u8>> = Vec::with_capacity(lines.len());
+    fn name_of(&self, tree: &Tree, id: NodeId) -> Vec<u8> {
+        if self.opts.full_paths {
+            tree.path(id)
+        } else {
+            tree.name(id).to_vec()
+        }
+    }
+
+    /// Makes one row's line in `line` and writes it.
+    fn write_row(
+        &self,
+        tree: &Tree,
+        m: &Measured,
+        guides: &[bool],
+        cols: &Columns,
+        line: &mut Vec<u8>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let opts = self.opts;
+        // --dim: guides and bars faint, so names and sizes stand out (colour only)
+        let dim = opts.dim && self.palette.is_some();
         let flip = !opts.reverse;
-        for l in &lines {
-            let d = l.row.depth;
-            guides.truncate(d);
-            ancestors.truncate(d);
-            let size = tree.node(l.row.id).size(self.mode);
-            let mut line = Vec::with_capacity(opts.width + 32);
-            write!(line, "{:>w$} ", l.size, w = size_w)?;
-            // the guides may take what the name leaves, but never more than half the column
-            let prefix_room = label_w.saturating_sub(l.name.width).max(label_w / 2);
-            let (prefix, prefix_w) =
-                tree_prefix(&guides, (l.row.last, l.row.has_children), flip, prefix_room);
+        let id = m.row.id;
+        let size = tree.node(id).size(self.mode);
+        let name_bytes = self.name_of(tree, id);
+        let name = escape(&name_bytes, !opts.to_terminal);
+        line.clear();
+        let size_text = format_size(size, self.mode, opts.units);
+        write!(line, "{:>w$} ", size_text, w = cols.size_w)?;
+        // the guides may take what the name leaves, but never more than half the column
+        let label_w = cols.label_w;
+        let prefix_room = label_w.saturating_sub(name.width).max(label_w / 2);
+        let (prefix, prefix_w) =
+            tree_prefix(guides, (m.row.last, m.row.has_children), flip, prefix_room);
+        if dim {
+            line.extend_from_slice(DIM.as_bytes());
+        }
+        line.extend_from_slice(prefix.as_bytes());
+        if dim {
+            line.extend_from_slice(RESET.as_bytes());
+        }
+        let (name, name_w) = truncate(&name, label_w.saturating_sub(prefix_w));
+        let color = self
+            .palette
+            .and_then(|p| p.start(tree.node(id).kind(), tree.name(id)));
+        if let Some(c) = &color {
+            line.extend_from_slice(c.as_bytes());
+        }
+        line.extend_from_slice(&name);
+        if color.is_some() {
+            line.extend_from_slice(RESET.as_bytes());
+        }
+        if cols.bar_w > 0 {
+            line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
             if dim {
                 line.extend_from_slice(DIM.as_bytes());
             }
-            line.extend_from_slice(prefix.as_bytes());
+            line.extend_from_slice("│".as_bytes());
+            // the top's share is the blank: its size does not matter here
+            let ancestors = [0, m.shades[0], m.shades[1], m.shades[2]];
+            let bar = shaded_bar(
+                size,
+                &ancestors[..m.row.depth.min(ancestors.len())],
+                cols.total,
+                cols.bar_w,
+                opts.bars_on_right,
+            );
+            line.extend_from_slice(bar.as_bytes());
+            line.extend_from_slice("│".as_bytes());
             if dim {
                 line.extend_from_slice(RESET.as_bytes());
             }
-            let (name, name_w) = truncate(&l.name, label_w.saturating_sub(prefix_w));
-            let color = self
-                .palette
-                .and_then(|p| p.start(tree.node(l.row.id).kind(), tree.name(l.row.id)));
-            if let Some(c) = &color {
-                line.extend_from_slice(c.as_bytes());
-            }
-            line.extend_from_slice(&name);
-            if color.is_some() {
-                line.extend_from_slice(RESET.as_bytes());
-            }
-            if show_bars {
-                line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
-                if dim {
-                    line.extend_from_slice(DIM.as_bytes());
-                }
-                line.extend_from_slice("│".as_bytes());
-                let bar = shaded_bar(size, &ancestors, total, bar_w, opts.bars_on_right);
-                line.extend_from_slice(bar.as_bytes());
-                line.extend_from_slice("│".as_bytes());
-                if dim {
-                    line.extend_from_slice(RESET.as_bytes());
-                }
-                write!(line, " {:>3}%", percent(size, total))?;
-            }
-            line.push(b'\n');
-            out_lines.push(line);
-            guides.push(!l.row.last);
-            ancestors.push(size);
+            write!(line, " {:>3}%", percent(size, cols.total))?;
         }
-        if flip {
-            out_lines.reverse();
-        }
-        for l in out_lines {
-            out.write_all(&l)?;
-        }
-        Ok(())
+        line.push(b'\n');
+        out.write_all(line)
     }
 }
 

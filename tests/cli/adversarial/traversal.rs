@@ -678,3 +678,58 @@ fn a_small_address_space_limit() {
         }
     }
 }
+
+/// Peak RSS in KiB of `hogs ARGS` run in `env` (GNU time), and its output.
+fn peak_rss_kb(env: &TestEnv, args: &[&str]) -> (u64, std::process::Output) {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "maxrss_kb=%M"])
+        .arg(hogs_bin())
+        .args(args)
+        .current_dir(env.root())
+        .stdout(std::process::Stdio::null())
+        .output()
+        .expect("run hogs under time");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let kb = err
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss_kb="))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("GNU time's maxrss line");
+    (kb, out)
+}
+
+/// Issue 22, items 9 and 10: huge values are capped with a note, and the output is written
+/// as it is made. `-w 100000 -n 1000000 -d 100000` on 20,000 entries held every line (20,000
+/// lines of 100,000 columns, gigabytes) before writing the first; `-T 10000` started
+/// thousands of threads.
+#[test]
+fn huge_widths_line_counts_and_thread_counts_are_bounded() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        skip!("skipped: /usr/bin/time (GNU time) is not available to measure peak memory");
+        return;
+    }
+    let env = TestEnv::new();
+    env.bash("mkdir t && cd t && for i in $(seq 1 200); do mkdir d$i; (cd d$i && touch $(seq 1 100)); done");
+    let (kb, out) = peak_rss_kb(
+        &env,
+        &["-w", "100000", "-n", "1000000", "-d", "100000", "t"],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("maxrss_kb="))
+            .collect::<Vec<_>>(),
+        ["hogs: note: --terminal-width 100000 is more than 4096: using 4096"]
+    );
+    assert!(kb < 64 * 1024, "peak RSS {kb} KiB for 20,000 rows");
+    let (_, out) = peak_rss_kb(&env, &["-T", "10000", "-d", "0", "t"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("hogs: note: --threads 10000 is more than 256: using 256"),
+        "{out:?}"
+    );
+    let report = debug_walk(&env, &["-T", "10000", "-d", "0", "t"]).0;
+    assert!(walk_threads(&report) <= 256, "{report}");
+}
