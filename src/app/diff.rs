@@ -6,8 +6,10 @@
 //! [`crate::render::diff`] and [`crate::render::diff_json`] print them, and
 //! [`crate::tui::diff`] shows the changes in the interactive view.
 
+use std::ffi::OsStr;
 use std::io::{self, BufWriter, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 use crate::config::{Config, DiffOptions};
 use crate::diff::select::{select_diff_rows, DiffSelection};
@@ -144,7 +146,7 @@ pub(crate) fn check_roots(
     let Some(old_root) = old.roots().next() else {
         return Ok(());
     };
-    if opts.root_any || old.name(old_root) == new_name {
+    if opts.root_any || same_directory(old.name(old_root), new_name) {
         return Ok(());
     }
     let show = |b: &[u8]| shown(b, err_tty);
@@ -154,6 +156,41 @@ pub(crate) fn check_roots(
         show(old.name(old_root)),
         show(new_name),
     ))
+}
+
+/// Whether two root paths (absolute, as exports record them) name one directory: the same
+/// text, or the same directory on this machine however it is spelled (`./dt/../dt`, a
+/// symlink to it), or, where one of them is not here, the same path once `.` and `..` are
+/// resolved.
+fn same_directory(a: &[u8], b: &[u8]) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if a == b {
+        return true;
+    }
+    let (pa, pb) = (
+        Path::new(OsStr::from_bytes(a)),
+        Path::new(OsStr::from_bytes(b)),
+    );
+    match (std::fs::metadata(pa), std::fs::metadata(pb)) {
+        (Ok(ma), Ok(mb)) => ma.dev() == mb.dev() && ma.ino() == mb.ino(),
+        _ => lexically_normal(a) == lexically_normal(b),
+    }
+}
+
+/// `/a/./b/../c//` → `/a/c` (without asking the filesystem: `..` of a symlink is taken as
+/// the parent of its name).
+fn lexically_normal(path: &[u8]) -> Vec<&[u8]> {
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for part in path.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => {
+                parts.pop();
+            }
+            name => parts.push(name),
+        }
+    }
+    parts
 }
 
 /// Totals for the comparison, without what no view of it reads: identities, link counts,

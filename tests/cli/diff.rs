@@ -557,3 +557,26 @@ fn an_unreadable_directory_is_reported_and_the_comparison_still_shown() {
     assert!(children(locked).is_empty(), "{locked}");
     assert_eq!(child(child(&v, "open"), "g")["status"], "added");
 }
+
+/// Issue 22, item 13: the same directory spelled another way (`./d/../d`, a symlink to it,
+/// its absolute path) is the same root; another directory is still refused.
+#[test]
+fn the_same_directory_spelled_otherwise_is_the_same_root() {
+    let env = TestEnv::new();
+    build(&env);
+    env.stdout_ok(["-O", "old.json", "d"]);
+    std::os::unix::fs::symlink("d", env.path("dlink")).expect("symlink");
+    let absolute = env.path("d").to_string_lossy().into_owned();
+    for spelling in ["./d/../d", "d/", "dlink", absolute.as_str()] {
+        let out = env.run(["--diff", "old.json", spelling]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "--diff old.json {spelling}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    env.bash("cp -r d e");
+    let out = env.run(["--diff", "old.json", "e"]);
+    assert_eq!(out.status.code(), Some(1), "another directory");
+}
