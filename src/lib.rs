@@ -11,6 +11,7 @@ pub mod export;
 pub mod import;
 pub mod progress;
 pub mod render;
+pub mod sys;
 pub mod tree;
 pub mod tui;
 pub mod units;
@@ -170,7 +171,7 @@ pub(crate) fn scan_with_progress(config: &Config) -> walk::Scan {
 /// The text of an I/O error, without std's " (os error N)" suffix.
 pub(crate) fn io_cause(e: &io::Error) -> String {
     e.raw_os_error()
-        .map_or_else(|| e.to_string(), walk::sys::describe)
+        .map_or_else(|| e.to_string(), sys::describe)
 }
 
 /// What a failed write means for the exit status (a closed pipe is not a failure: `hogs |

@@ -147,7 +147,7 @@ impl LinkSet {
     }
 
     /// Makes room in this thread's log for `n` more file claims, and gives the address and
-    /// length of the room (see [`super::sys::prefault`]).
+    /// length of the room (see [`crate::sys::prefault`]).
     pub fn file_log_room(&self, n: usize) -> (usize, usize) {
         let mut files = self.thread_log();
         files.log.reserve(n);
@@ -182,7 +182,7 @@ impl LinkSet {
         let (ready, (addr, len)) =
             crate::tree::span_ahead(&files.log, files.ready.max(LOG_AHEAD), LOG_AHEAD);
         files.ready = ready;
-        super::sys::prefault(addr, len);
+        crate::sys::prefault(addr, len);
     }
 
     /// Records that the files of directory `dir` named these inodes, each summed into it

@@ -11,10 +11,10 @@ use super::entries::{
     name_at, spare_room, Ent, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
 };
 use super::job::{DirHandle, DirJob, OpenParent, ParentDir};
-use super::place::{Placed, Placer, FOLDED_INTO_DIR};
+use super::place::{stat_extra, Placed, Placer, FOLDED_INTO_DIR};
 use super::split::{drop_empty_spans, SPAN_BASE};
-use super::sys::{self, Errno, Meta, Times};
 use super::{lock, lock_briefly_held, ErrorAt, ErrorKind, Walker};
+use crate::sys::{self, Errno, Meta, Times};
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, TreeBuilder};
 use crate::vocab::SizeMode;
 
@@ -741,7 +741,7 @@ impl Walker<'_> {
 /// The sizes and identity of a directory from its own stat.
 fn set_own(b: &mut TreeBuilder, id: NodeId, meta: &Meta, times: Times) {
     b.set_identity(id, (meta.dev, meta.ino));
-    b.set_extra(id, meta.extra(times));
+    b.set_extra(id, stat_extra(meta, times));
     let n = b.node_mut(id);
     n.disk = meta.disk_bytes();
     n.apparent = meta.size;

@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::ffi::CStr;
 
 use super::place::Placed;
-use super::sys::{Errno, Meta, Times};
+use crate::sys::{Errno, Meta, Times};
 use crate::tree::{EntryKind, Node};
 
 /// Names per batch handed to another thread: enough to pay for the task, small enough that
@@ -83,7 +83,7 @@ impl Listed {
         ];
         for (slot, (ready, (addr, len))) in self.ready.iter_mut().zip(spans) {
             *slot = ready;
-            super::sys::prefault(addr, len);
+            crate::sys::prefault(addr, len);
         }
     }
 
@@ -181,7 +181,7 @@ impl Ent {
     }
 }
 
-/// Address and length of the spare capacity of `v`: memory that [`super::sys::prefault`]
+/// Address and length of the spare capacity of `v`: memory that [`crate::sys::prefault`]
 /// may fault in before `v` grows into it.
 pub(super) fn spare_room<T>(v: &mut Vec<T>) -> (usize, usize) {
     let spare = v.spare_capacity_mut();

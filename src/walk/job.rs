@@ -5,8 +5,8 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::sys::{self, Errno};
 use super::{lock, Walker};
+use crate::sys::{self, Errno};
 use crate::tree::NodeId;
 
 /// The names of a directory's subdirectories, and how to reach it to open them.

@@ -24,9 +24,11 @@ mod options;
 mod place;
 pub mod pool;
 mod split;
-pub mod sys;
 mod tasks;
 
+/// The system calls, below the walk (kept here too for the callers that still name
+/// `walk::sys`).
+pub use crate::sys;
 pub use options::{Exclusions, WalkOptions};
 
 use std::ffi::OsString;
@@ -35,12 +37,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
+use crate::sys::{Errno, Meta, Times};
+use crate::tree::{flags, EntryKind, NodeId, Tree, TreeBuilder};
 use crate::vocab::SizeMode;
 use dedup::LinkSet;
 use dir::LARGE_DIR_BYTES;
 use job::{DirHandle, DirJob};
-use sys::{Errno, Meta, Times};
+use place::node_for;
 
 /// Why something could not be counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -319,7 +322,7 @@ fn walk_with(
         for (i, (_, meta)) in root_metas.iter().enumerate() {
             let id = first + i as NodeId;
             b.set_identity(id, (meta.dev, meta.ino));
-            b.set_extra(id, meta.extra(root_times[i]));
+            b.set_extra(id, place::stat_extra(meta, root_times[i]));
             if meta.nlink > 1 && meta.kind != EntryKind::Dir {
                 b.set_links(id, meta.nlink);
             }
@@ -367,18 +370,6 @@ fn walk_with(
         std::mem::forget(claims);
     }
     Scan::with_errors_by_path(tree, errors)
-}
-
-/// A node for an entry whose stat we have; sizes are left at 0 in count mode.
-fn node_for(meta: &Meta, mode: SizeMode) -> Node {
-    let mut f = 0;
-    if meta.nlink > 1 && meta.kind != EntryKind::Dir {
-        f |= flags::HARDLINK;
-    }
-    match mode {
-        SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
-        _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
-    }
 }
 
 impl Walker<'_> {

@@ -4,10 +4,32 @@
 //! lock sees is copies.
 
 use super::entries::{name_bytes, spare_room, Listed, StatBatch, StatResult, SubdirName};
-use super::node_for;
-use super::sys::{Errno, Times};
+use crate::sys::{Errno, Meta, Times};
 use crate::tree::{flags, EntryKind, LinkKey, Node, NodeId, StatExtra};
 use crate::vocab::SizeMode;
+
+/// A node for an entry whose stat we have; sizes are left at 0 in count mode.
+pub(super) fn node_for(meta: &Meta, mode: SizeMode) -> Node {
+    let mut f = 0;
+    if meta.nlink > 1 && meta.kind != EntryKind::Dir {
+        f |= flags::HARDLINK;
+    }
+    match mode {
+        SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
+        _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
+    }
+}
+
+/// What the tree keeps of a stat beyond the node, when asked: owner, mode and times.
+pub(super) fn stat_extra(meta: &Meta, times: Times) -> StatExtra {
+    StatExtra {
+        uid: meta.uid,
+        gid: meta.gid,
+        mode: meta.mode,
+        atime: times.atime,
+        ctime: times.ctime,
+    }
+}
 
 /// What decides what an entry becomes: the same for every entry of a directory.
 #[derive(Copy, Clone)]
@@ -215,7 +237,7 @@ impl Placer {
                     } else {
                         0
                     };
-                    (m.extra(times), (m.dev, m.ino), links)
+                    (stat_extra(m, times), (m.dev, m.ino), links)
                 }
                 _ => (StatExtra::default(), (self.dev, ino), 0),
             });
@@ -237,7 +259,7 @@ impl Placer {
         if c.ents.len() >= super::entries::READY_STEP {
             // a span of a split listing: its nodes' pages in one call, not a fault each
             for (addr, len) in [spare_room(nodes), spare_room(node_names)] {
-                super::sys::prefault(addr, len);
+                crate::sys::prefault(addr, len);
             }
         }
         self.place(c, &mut batch.placed, |node, name| {

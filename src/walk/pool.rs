@@ -4,7 +4,8 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{lock, sys, Walker};
+use super::{lock, Walker};
+use crate::sys;
 
 /// Time the walk may take before the pool starts, and per entry read by then, beyond which
 /// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).

@@ -10,8 +10,8 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::atomic::Ordering;
 
 use super::entries::StatBatch;
-use super::sys::{self, Errno};
 use super::Walker;
+use crate::sys::{self, Errno};
 
 /// Batch index of the first span of a split listing read by another thread: after every
 /// stat batch of the reader of the first span (see [`drop_empty_spans`]).

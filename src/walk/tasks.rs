@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 
 use super::entries::SCRATCH;
 use super::job::{DirHandle, DirJob};
-use super::sys;
 use super::Walker;
+use crate::sys;
 
 impl Walker<'_> {
     /// Reads the root directory on the calling thread, then its subdirectories on the pool
