@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::ffi::CStr;
 
-use super::place::Placed;
+use super::placed::Placed;
 use crate::sys::{Errno, Meta, Times};
 use crate::tree::{EntryKind, Node};
 
@@ -16,9 +16,6 @@ pub(super) const STAT_BATCH: usize = 512;
 pub(super) const NO_STAT: u32 = u32::MAX;
 
 pub(super) type StatResult = Result<Meta, Errno>;
-
-/// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
-pub(super) type SubdirName = (u32, u32);
 
 /// A directory's entries as read (or some of them): names, records, and the stats and
 /// times of those stat'ed.
@@ -102,7 +99,7 @@ impl Listed {
 #[derive(Default)]
 pub(super) struct StatBatch {
     pub(super) listed: Listed,
-    /// Once stat'ed, the entries made nodes ([`super::place::Placer::place_batch`]), with
+    /// Once stat'ed, the entries made nodes (`Placer::place_batch`), with
     /// names local to `node_names`, and the rest of what they gave; `listed` is then let go.
     pub(super) nodes: Vec<Node>,
     pub(super) node_names: Vec<u8>,
@@ -134,6 +131,14 @@ impl StatBatch {
             stat: NO_STAT,
         });
     }
+}
+
+/// A stat batch, or a span of a split listing, once stat'ed and placed, with its place in
+/// the directory's order: the reader's batches from 0, other readers' spans from
+/// `SPAN_BASE` (see `split`).
+pub(super) struct Finished {
+    pub(super) order: u32,
+    pub(super) batch: StatBatch,
 }
 
 /// Per-thread buffers reused from one directory to the next (a directory costs no allocation

@@ -39,14 +39,27 @@ impl Drop for FdPermit {
     }
 }
 
+/// How a directory task reaches its directory.
 pub(super) enum DirHandle {
-    /// A root, opened by the walk.
-    Open(OwnedFd),
-    Below(Arc<OpenParent>, u32),
+    /// A root: the walk opened it by its path.
+    Root(OwnedFd),
+    /// Not open yet: the task opens it by its name through its parent's fd (shared by the
+    /// parent's subdirectories until the last one has opened itself).
+    InParent {
+        parent: Arc<OpenParent>,
+        /// Offset of its NUL-terminated name in `parent.names`.
+        name_off: u32,
+    },
     /// The lone subdirectory of its parent, opened by the parent's task (which then closes
-    /// its own fd: nothing to share); `true` when that open vouches for its device (see
-    /// `Walker::open_subdir`).
-    Opened(OwnedFd, bool),
+    /// its own fd: nothing to share).
+    OpenedByParent(OpenedDir),
+}
+
+/// A subdirectory just opened (see `Walker::open_subdir`).
+pub(super) struct OpenedDir {
+    pub(super) fd: OwnedFd,
+    /// The open vouches that it is on its parent's mount (so on its device): it needs no stat.
+    pub(super) on_parent_mount: bool,
 }
 
 pub(super) struct DirJob {

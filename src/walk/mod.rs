@@ -22,6 +22,8 @@ mod inode_bitmap;
 mod job;
 mod options;
 mod place;
+mod placed;
+mod plan;
 pub mod pool;
 mod split;
 mod tasks;
@@ -347,7 +349,7 @@ fn walk_with(
         };
         let job = DirJob {
             node: id,
-            handle: DirHandle::Open(fd),
+            handle: DirHandle::Root(fd),
             dev: meta.dev,
             root_dev: meta.dev,
             stat_done: true,
@@ -394,7 +396,9 @@ impl Walker<'_> {
             self.links.claim_dir((meta.dev, meta.ino), id)
         } else {
             // which name of a file counts is settled after the walk
-            self.links.claim_files(&[((meta.dev, meta.ino), id)]);
+            let key = (meta.dev, meta.ino);
+            self.links
+                .claim_files(&[dedup::NameClaim { key, node: id }]);
             true
         }
     }

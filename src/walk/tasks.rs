@@ -18,7 +18,7 @@ impl Walker<'_> {
         self.judge_by_time
             .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
         let ext4 = match &job.handle {
-            DirHandle::Open(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
+            DirHandle::Root(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
             _ => u64::MAX,
         };
         self.ext4_dev.store(ext4, Ordering::Relaxed);
