@@ -31,11 +31,13 @@ pub(super) enum ParentDir {
 }
 
 /// One unit of the fd budget, given back when the parent's fd closes.
-pub(super) struct FdPermit(Arc<AtomicUsize>);
+pub(super) struct FdPermit {
+    open_parents: Arc<AtomicUsize>,
+}
 
 impl Drop for FdPermit {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.open_parents.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -101,7 +103,9 @@ impl Walker<'_> {
     pub(super) fn fd_permit(&self) -> Option<FdPermit> {
         let budget = *self.fd_budget.get_or_init(sys::parent_fd_budget);
         if self.open_parents.fetch_add(1, Ordering::Relaxed) < budget {
-            Some(FdPermit(Arc::clone(&self.open_parents)))
+            Some(FdPermit {
+                open_parents: Arc::clone(&self.open_parents),
+            })
         } else {
             self.open_parents.fetch_sub(1, Ordering::Relaxed);
             None

@@ -25,6 +25,7 @@ mod place;
 mod placed;
 mod plan;
 pub mod pool;
+mod roots;
 mod split;
 mod tasks;
 
@@ -34,18 +35,13 @@ pub use crate::sys;
 pub use options::{Exclusions, WalkOptions};
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::sys::{Errno, Meta, Times};
+use crate::sys::{Errno, Meta};
 use crate::tree::{flags, EntryKind, NodeId, Tree, TreeBuilder};
-use crate::vocab::SizeMode;
 use dedup::LinkSet;
-use dir::LARGE_DIR_BYTES;
-use job::{DirHandle, DirJob};
-use place::node_for;
 
 /// Why something could not be counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -118,7 +114,7 @@ impl Scan {
     pub fn with_errors_by_path(tree: Tree, errors: Vec<ScanError>) -> Scan {
         let mut keyed: Vec<(Vec<u8>, ScanError)> =
             errors.into_iter().map(|e| (e.path(&tree), e)).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.sort_by(|(a, _), (b, _)| a.cmp(b));
         Scan {
             tree,
             errors: keyed.into_iter().map(|(_, e)| e).collect(),
@@ -244,134 +240,10 @@ fn walk_with(
     live: &LiveScan,
     one_shot: bool,
 ) -> Scan {
-    let reserve_ahead = !sys::address_space_limited();
-    if !reserve_ahead {
-        sys::one_malloc_arena();
-    }
-    let builder = TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
-    *lock(&live.builder) = if reserve_ahead {
-        builder.reserved_for_walk()
-    } else {
-        builder
-    };
-    let mut walker = Walker {
-        opts,
-        builder: &live.builder,
-        live,
-        pool: OnceLock::new(),
-        held_threads: Mutex::new(Vec::new()),
-        may_grow: AtomicBool::new(false),
-        blocks_at_start: sys::blocks_read(),
-        judge_by_time: AtomicBool::new(false),
-        ext4_dev: AtomicU64::new(u64::MAX),
-        default_threads: OnceLock::new(),
-        started: Instant::now(),
-        links: LinkSet::new(reserve_ahead),
-        reserve_ahead,
-        errors: Mutex::new(Vec::new()),
-        progress,
-        open_parents: Arc::new(AtomicUsize::new(0)),
-        fd_budget: OnceLock::new(),
-        one_shot,
-        dedup_dirs: paths.len() > 1 || opts.follow_links,
-        dedup_files: opts.follow_links,
-        // (asked only in -f: a capget the size modes do not need at start-up)
-        searches_everywhere: opts.mode == SizeMode::Count
-            && !opts.keep_extra
-            && sys::searches_everywhere(),
-        fold_unstated: opts.fold_files && paths.len() == 1,
-    };
-
-    // Stat every argument first (in order), so the roots are contiguous children of TOTAL.
-    let mut roots = Vec::new();
-    let mut root_metas = Vec::new();
-    let mut root_times = Vec::new();
-    for p in paths {
-        let bytes = p.as_bytes();
-        if bytes.is_empty() {
-            walker.error(ErrorAt::Argument(Vec::new()), ErrorKind::EmptyName, 0);
-            continue;
-        }
-        let stat = if opts.keep_extra {
-            sys::stat_path_times(bytes, opts.follow_links)
-        } else {
-            sys::stat_path(bytes, opts.follow_links).map(|m| (m, Times::default()))
-        };
-        match stat {
-            Ok((meta, times)) => {
-                root_times.push(times);
-                let mut node = node_for(&meta, opts.mode);
-                if opts.mode == SizeMode::Count {
-                    node.disk = meta.disk_bytes();
-                    node.apparent = meta.size;
-                    node.mtime = meta.mtime;
-                }
-                roots.push((bytes.to_vec(), node));
-                root_metas.push((bytes.to_vec(), meta));
-            }
-            Err(e) => walker.error(
-                ErrorAt::Argument(bytes.to_vec()),
-                ErrorKind::Access,
-                e.raw_os_error(),
-            ),
-        }
-    }
-    walker.dedup_files |=
-        root_metas.len() > 1 && root_metas.iter().any(|(_, m)| m.kind != EntryKind::Dir);
-    let first_root = {
-        let mut b = lock(walker.builder);
-        let first = b.add_roots(roots);
-        for (i, (_, meta)) in root_metas.iter().enumerate() {
-            let id = first + i as NodeId;
-            b.set_identity(id, (meta.dev, meta.ino));
-            b.set_extra(id, place::stat_extra(meta, root_times[i]));
-            if meta.nlink > 1 && meta.kind != EntryKind::Dir {
-                b.set_links(id, meta.nlink);
-            }
-        }
-        first
-    };
-    progress
-        .entries
-        .fetch_add(root_metas.len() as u64, Ordering::Relaxed);
-
-    for (i, (path, meta)) in root_metas.into_iter().enumerate() {
-        let id = first_root + i as NodeId;
-        if !walker.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
-            continue;
-        }
-        let fd = match sys::open_dir_path(&path, opts.follow_links) {
-            Ok(fd) => fd,
-            Err(e) => {
-                walker.unreadable(id, e);
-                continue;
-            }
-        };
-        let job = DirJob {
-            node: id,
-            handle: DirHandle::Root(fd),
-            dev: meta.dev,
-            root_dev: meta.dev,
-            stat_done: true,
-            perm: Some(meta.mode & 0o7777),
-            may_be_large: meta.size >= LARGE_DIR_BYTES,
-        };
-        walker.walk_root(job);
-    }
-
-    let mut tree = std::mem::take(&mut *lock(walker.builder)).into_tree();
-    let claims = walker.links.settle(&mut tree);
-    let errors = walker
-        .errors
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    if one_shot {
-        // the process exits after printing: nothing to gain from joining the threads or
-        // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
-        std::mem::forget(walker.pool);
-        std::mem::forget(claims);
-    }
-    Scan::with_errors_by_path(tree, errors)
+    let mut walker = Walker::new(paths, opts, progress, live, one_shot);
+    let (first_root, roots) = walker.add_roots(paths);
+    walker.walk_roots(first_root, roots);
+    walker.finish()
 }
 
 impl Walker<'_> {

@@ -11,7 +11,10 @@ use crate::vocab::SizeMode;
 /// The kinds of entry that are stat'ed (a set of `Option<EntryKind>`, `None` being an entry
 /// whose type the listing did not give).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) struct StatKinds(u8);
+pub(super) struct StatKinds {
+    /// One bit per kind: `1 << kind`, and `UNKNOWN`.
+    mask: u8,
+}
 
 impl StatKinds {
     const UNKNOWN: u8 = 1 << 4;
@@ -26,12 +29,12 @@ impl StatKinds {
     /// Whether an entry of this kind is stat'ed.
     #[inline]
     pub(super) fn wants(self, kind: Option<EntryKind>) -> bool {
-        self.0 & Self::bit(kind) != 0
+        self.mask & Self::bit(kind) != 0
     }
 
     /// Only entries whose type the listing did not give: nothing else needs a stat.
     pub(super) fn only_unknown(self) -> bool {
-        self.0 == Self::UNKNOWN
+        self.mask == Self::UNKNOWN
     }
 }
 
@@ -123,7 +126,7 @@ impl DirPlan {
         if !count {
             kinds |= StatKinds::bit(Some(EntryKind::File)) | StatKinds::bit(Some(EntryKind::Other));
         }
-        let stat = StatKinds(kinds);
+        let stat = StatKinds { mask: kinds };
         let stats_files = !stat.only_unknown();
         let intake = if !stats_files && !opts.keep_identity {
             Intake::NodeAsRead
