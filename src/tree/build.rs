@@ -114,8 +114,8 @@ impl TreeBuilder {
     /// Once the tree has used half of the room handed out before, the next span of it, as
     /// (address, length) pairs within the space already reserved, to be faulted in as a
     /// whole (`sys::prefault`): a page taken by a fault costs twice what it costs in
-    /// one call for sixteen (1.0 against 0.48 us on the benchmark VM), and a walk of 20,000
-    /// entries takes 300 pages of nodes and names. None while there is room enough.
+    /// one call for sixteen, and even a modest walk takes hundreds of pages of nodes and
+    /// names. None while there is room enough.
     pub fn room_ahead(&mut self) -> Option<[(usize, usize); 2]> {
         let (ready_nodes, nodes) = span_ahead(&self.tree.nodes, self.ready.0, AHEAD_NODES);
         let (ready_names, names) = span_ahead(&self.tree.names, self.ready.1, AHEAD_NAMES);

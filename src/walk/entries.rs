@@ -69,7 +69,8 @@ impl Listed {
     }
 
     /// The next pages of the listing, 64 KiB of each vector at a time, faulted in at once
-    /// instead of one fault a page (0.48 against 1.0 us a page on the benchmark VM).
+    /// instead of one fault a page (a page faulted in with others costs about half what a
+    /// fault of its own costs).
     pub(super) fn ready_ahead(&mut self) {
         use crate::tree::span_ahead;
         const AHEAD: usize = 64 << 10;
@@ -165,7 +166,7 @@ impl Scratch {
 
 thread_local! {
     /// Boxed, so that taking it and putting it back moves a pointer, not the 300-byte struct
-    /// (six copies of it a directory were 11% of the instructions of a walk of a chain).
+    /// (it was copied several times a directory, a large share of a chain's walk).
     pub(super) static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 

@@ -187,8 +187,8 @@ impl Placer {
     }
 
     /// Makes a stat'ed batch its nodes, on the thread that stat'ed it, and lets go of its
-    /// names, records and stats (a huge directory kept them all until its last name was
-    /// read and stat'ed: 11 MB for 100,000 entries).
+    /// names, records and stats (a huge directory would otherwise keep them all until its
+    /// last name was read and stat'ed).
     pub(super) fn place_batch(&self, batch: &mut StatBatch) {
         let c = &batch.listed;
         batch.access_denied = c.access_denied();

@@ -18,8 +18,8 @@ use crate::sys::{self, Errno};
 pub(super) const SPAN_BASE: u32 = 1 << 31;
 
 /// Entries a listing must have left after its first read to be split: fewer are read sooner
-/// than split (`links`, whose seven directories of 1,600 names were split after a first read
-/// of 16 KiB: 3.81 → 4.48 ms).
+/// than split (directories of a couple of thousand names, split after a first read, were
+/// slower than read whole: the other readers' opens and scopes cost more than they save).
 const SPLIT_MIN: usize = 8192;
 
 /// Readers of one listing at most (each opens the directory once more).

@@ -31,8 +31,8 @@ pub fn read_entries(dir: &OwnedFd, f: impl FnMut(&CStr, FileType, u64)) -> Resul
 const EXT4_HTREE_EOF: u64 = 0x7fff_ffff_ffff_ffff;
 
 /// [`read_entries`]; with `ext4`, a read whose last entry's next position is ext4's end of
-/// a hashed directory is taken as the last (one getdents64 a directory instead of two: the
-/// floor's second, empty call). Only that marker ends the listing early: a read cut short by
+/// a hashed directory is taken as the last (one getdents64 a directory instead of two: no
+/// second, empty call). Only that marker ends the listing early: a read cut short by
 /// a full buffer or a signal (a stop and continue) leaves a hash there, and is followed by
 /// more reads as usual.
 pub fn read_entries_until(

@@ -33,9 +33,8 @@ pub fn address_space_limited() -> bool {
 
 /// Under `ulimit -v`, one malloc arena for all threads. glibc gives each new thread an arena
 /// of 64 MiB of address space: under a limit that fits one, the rest of the walk was left
-/// too little (`big`, 507k entries, -f, -T 2 and -T 4 under 72 to 96 MiB, 20 runs each:
-/// 47 of 240 died of an allocation failure, 1 with one arena, -f at 72 MiB, where the tree
-/// itself hardly fits).
+/// too little, and walks under a tight `ulimit -v` died of an allocation failure that one
+/// arena avoids.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)] // mallopt takes two integers; an unknown parameter is refused, not UB
 pub fn one_malloc_arena() {
@@ -58,12 +57,6 @@ pub fn parent_fd_budget() -> usize {
     (soft.saturating_sub(16) / 2).min(1 << 20) as usize
 }
 
-/// The CPU a thread runs on, and the CPUs the process may use: a pool thread it starts is
-/// sent off that CPU before it first runs. Linux places a new thread on its creator's CPU
-/// while that one seems to have room, and the walking thread keeps it busy: with the walking
-/// thread as one of the pool's two workers, the other waited for that CPU (0.5 ms, or the
-/// whole walk of `links`) or shared it (a whole `balanced` walk at 1.02 CPUs, 20% slower).
-/// Moved by the thread itself once it ran, it had often waited already.
 /// The CPU this thread runs on. glibc's, not rustix's: rustix finds the vDSO through the
 /// auxiliary vector and checks its ELF header, which valgrind leaves unmapped (rustix issue
 /// 1559): every walk that started a thread died of SIGSEGV under callgrind.
@@ -74,7 +67,8 @@ fn current_cpu() -> usize {
 }
 
 /// The CPUs a walk may keep busy. std's `available_parallelism` also reads the cgroup's CPU
-/// quota (/proc/self/cgroup, then the quota files: 50 us, 1.5% of a 3 ms walk); a quota
+/// quota (/proc/self/cgroup, then the quota files: several syscalls and reads, a visible
+/// share of a small walk); a quota
 /// only ever lowers the count, and on two CPUs it could take one thread away, which costs
 /// a CPU-bound walk less than asking. So it is asked only where more are allowed (a
 /// container's quota of 2 CPUs on a 64-core host must not start 64 threads).
@@ -85,6 +79,11 @@ pub fn usable_cpus() -> usize {
     }
 }
 
+/// The CPU a thread runs on, and the CPUs the process may use: a pool thread it starts is
+/// sent off that CPU before it first runs. Linux places a new thread on its creator's CPU
+/// while that one seems to have room, and the walking thread keeps it busy: with the walking
+/// thread as one of the pool's two workers, the other waited for that CPU or shared it for
+/// the whole walk. Moved by the thread itself once it ran, it had often waited already.
 #[derive(Clone, Copy)]
 pub struct CpuHome {
     cpu: usize,

@@ -11,8 +11,8 @@
 //! in `-f` mode every file claims (without a stat there is no link count to say which may
 //! be shared). So file claims are only logged, 16 bytes each, and duplicates are found after
 //! the walk in one pass over a bitmap indexed by inode number. A hash set of every inode
-//! cost 60 bytes an entry and 11-13% of the -f walk's time on the benchmark trees (page
-//! faults of its growth included). The owner of a shared inode is the name a depth-first
+//! costs several times the memory of a claim, and its growth (page faults included) a
+//! large share of the -f walk's time. The owner of a shared inode is the name a depth-first
 //! walk in directory order meets first — what GNU du counts — whatever thread got there
 //! first.
 
@@ -66,8 +66,7 @@ struct FileClaims {
     ready: usize,
     /// The inodes of `log`, and those met more than once in it, as they are logged: on the
     /// thread that walks, so that settling only merges each thread's bitmap with the others'
-    /// (finding them after the walk, on one thread, was half of the settling of `links`,
-    /// 0.15 ms of `balanced -f`). `None` once its inode numbers turned out too sparse.
+    /// (finding them after the walk, on one thread, was much of the settling). `None` once its inode numbers turned out too sparse.
     seen: Option<InodeBitmap>,
     /// Files summed into their directories ([`LinkSet::count_folded`]): how many claimed,
     /// and how many in each directory; their inodes go into `seen`, or, once that gave up,

@@ -14,7 +14,7 @@ impl LinkSet {
     ///
     /// Gives back the claim logs and bitmaps, for the caller to drop or, when the process
     /// exits next, to forget: freeing them unmaps the logs' pages, and every CPU that ran a
-    /// pool thread then flushes its TLB (85 us of the 3.6 ms `balanced -f`).
+    /// pool thread then flushes its TLB.
     #[must_use = "the claims are dropped or forgotten by the caller"]
     pub fn settle(self, tree: &mut Tree) -> SettledClaims {
         for shard in self.dirs.into_vec() {
@@ -149,8 +149,8 @@ fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tre
 
 /// [`Tree::dfs_order`] of two files, remembered for their directories: the names of one
 /// inode are compared with its owner so far, mostly across the same few directories, and
-/// each comparison climbed both paths to the root (three quarters of the settling of
-/// `links`, whose 10,000 names share 2,500 inodes across six directories).
+/// each comparison climbed both paths to the root (most of the settling of a tree of many
+/// hard links across a few directories).
 #[derive(Default)]
 struct DirOrder {
     /// (directory of a, directory of b) → the order of anything in the one against anything
