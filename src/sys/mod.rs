@@ -60,7 +60,7 @@ pub struct Meta {
 
 /// Access and change times (seconds since the epoch). Not part of [`Meta`], which is held
 /// for every entry of a directory while it is read: only the walks that keep
-/// [`StatExtra`] ask for them (`*_times` functions).
+/// the tree's `StatExtra` ask for them (`*_times` functions).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Times {
     pub atime: i64,

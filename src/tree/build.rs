@@ -18,6 +18,13 @@ pub struct TreeBuilder {
     ready: (usize, usize),
 }
 
+/// Address and length of the spare capacity of `v`: memory that `sys::prefault` may fault
+/// in before `v` grows into it.
+pub fn spare_room<T>(v: &mut Vec<T>) -> (usize, usize) {
+    let spare = v.spare_capacity_mut();
+    (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare))
+}
+
 /// Where `v` is to be made ready next, for a vector whose room is reserved ahead and filled
 /// in spans of `want` elements: `ready` elements are (or are being) made ready so far. Once
 /// `v` holds more than that less half a span, the next span past them (or past its end, if

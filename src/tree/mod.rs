@@ -19,7 +19,7 @@ mod postorder;
 mod select;
 mod types;
 
-pub use build::{span_ahead, LinkKey, TreeBuilder};
+pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
 pub use select::{biggest_files, select_rows, Row, Selection};

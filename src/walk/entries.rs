@@ -187,13 +187,6 @@ impl Ent {
     }
 }
 
-/// Address and length of the spare capacity of `v`: memory that [`crate::sys::prefault`]
-/// may fault in before `v` grows into it.
-pub(super) fn spare_room<T>(v: &mut Vec<T>) -> (usize, usize) {
-    let spare = v.spare_capacity_mut();
-    (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare))
-}
-
 pub(super) fn name_at(names: &[u8], off: u32) -> &CStr {
     // every name was stored with its NUL; a malformed buffer would be a bug, not bad input
     CStr::from_bytes_until_nul(&names[off as usize..]).unwrap_or(c"")

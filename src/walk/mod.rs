@@ -8,12 +8,18 @@
 //!
 //! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
 //!
-//! Here: what a walk takes and gives, and the roots. `tasks`: how directory tasks run (the
-//! pool, or a stack with -T 1). `dir`: one directory task. `entries`: a directory's entries
-//! between getdents64 and the tree. `place`: what each entry becomes. `job`: what a task is
-//! given (its fd, or its parent's). `pool`: how many threads, and when to start more.
-//! `split`: a huge directory's listing read by several threads.
-//! `dedup`: hard links counted once (`inode_bitmap`: the inodes met). `sys`: the system calls.
+//! Here: what a walk takes and gives. `roots`: the walk's start (the arguments made roots)
+//! and end. `tasks`: how directory tasks run (the pool, or a stack with -T 1). `dir`: one
+//! directory task, phase by phase (`dir::list`, `dir::commit`), as its `plan` says.
+//! `entries`: a directory's entries between getdents64 and the tree. `place`: what each
+//! entry becomes; `placed`: what placing gives besides nodes. `job`: what a task is given
+//! (its fd, or its parent's). `pool`: how many threads, and when to start more. `split`: a
+//! huge directory's listing read by several threads. `dedup`: hard links counted once
+//! (`inode_bitmap`: the inodes met). The system calls are below, in [`crate::sys`].
+//!
+//! Imports run downward: `inode_bitmap` ← `dedup` ← `placed` ← `entries` ← `place` ←
+//! `dir` ← `tasks`, `roots`; `options` ← `plan`. The files that extend `Walker` (`dir`,
+//! `job`, `pool`, `split`, `tasks`, `roots`) name it and its locks from here.
 
 pub mod dedup;
 mod dir;

@@ -4,11 +4,11 @@
 //! lock sees is copies.
 
 use super::dedup::NameClaim;
-use super::entries::{name_bytes, spare_room, Listed, StatBatch, StatResult, READY_STEP};
+use super::entries::{name_bytes, Listed, StatBatch, StatResult, READY_STEP};
 use super::placed::{DirClaim, Facts, Placed, Subdir, FOLDED_INTO_DIR};
 use super::plan::Fold;
 use crate::sys::{Errno, Meta, Times};
-use crate::tree::{flags, EntryKind, Node, StatExtra};
+use crate::tree::{flags, spare_room, EntryKind, Node, StatExtra};
 use crate::vocab::SizeMode;
 
 /// A node for an entry whose stat we have; sizes are left at 0 in count mode.

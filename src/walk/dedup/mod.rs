@@ -164,7 +164,7 @@ impl LinkSet {
         let mut files = self.thread_log();
         files.log.reserve(n);
         files.ready = files.log.capacity();
-        super::entries::spare_room(&mut files.log)
+        crate::tree::spare_room(&mut files.log)
     }
 
     /// Records file names whose inodes may have other names (one directory's at a time: one

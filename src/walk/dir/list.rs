@@ -11,10 +11,10 @@ use rustix::fs::FileType;
 
 use super::{is_child_path, DirTask, PARALLEL_STAT_MIN};
 use crate::sys::{self, Errno, Span, Stopped, Times};
-use crate::tree::{EntryKind, Node, NodeId};
+use crate::tree::{spare_room, EntryKind, Node, NodeId};
 use crate::walk::dedup::NameClaim;
 use crate::walk::entries::{
-    name_at, spare_room, Ent, Finished, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
+    name_at, Ent, Finished, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
 };
 use crate::walk::place::Entry;
 use crate::walk::placed::Subdir;
