@@ -15,7 +15,8 @@ pub struct TreeBuilder {
     keep_identity: bool,
     keep_extra: bool,
     /// How many nodes and name bytes [`TreeBuilder::room_ahead`] has handed out so far.
-    ready: (usize, usize),
+    ready_nodes: usize,
+    ready_names: usize,
 }
 
 /// Address and length of the spare capacity of `v`: memory that `sys::prefault` may fault
@@ -62,7 +63,8 @@ impl TreeBuilder {
             tree,
             keep_identity: false,
             keep_extra: false,
-            ready: (AHEAD_NODES, AHEAD_NAMES),
+            ready_nodes: AHEAD_NODES,
+            ready_names: AHEAD_NAMES,
         }
     }
 
@@ -124,10 +126,11 @@ impl TreeBuilder {
     /// one call for sixteen, and even a modest walk takes hundreds of pages of nodes and
     /// names. None while there is room enough.
     pub fn room_ahead(&mut self) -> Option<[(usize, usize); 2]> {
-        let (ready_nodes, nodes) = span_ahead(&self.tree.nodes, self.ready.0, AHEAD_NODES);
-        let (ready_names, names) = span_ahead(&self.tree.names, self.ready.1, AHEAD_NAMES);
-        self.ready = (ready_nodes, ready_names);
-        (nodes.1 > 0 || names.1 > 0).then_some([nodes, names])
+        let (ready_nodes, nodes) = span_ahead(&self.tree.nodes, self.ready_nodes, AHEAD_NODES);
+        let (ready_names, names) = span_ahead(&self.tree.names, self.ready_names, AHEAD_NAMES);
+        (self.ready_nodes, self.ready_names) = (ready_nodes, ready_names);
+        let ((_, node_bytes), (_, name_bytes)) = (nodes, names);
+        (node_bytes > 0 || name_bytes > 0).then_some([nodes, names])
     }
 
     /// Records the link count of a hard-linked file, when identities are kept.

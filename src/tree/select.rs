@@ -183,7 +183,8 @@ fn first_siblings(
         if heap.len() < k {
             heap.push(Reverse(key));
         } else if let Some(mut least) = heap.peek_mut() {
-            if key > least.0 {
+            let Reverse(least_key) = *least;
+            if key > least_key {
                 *least = Reverse(key);
             }
         }
