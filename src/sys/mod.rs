@@ -1,5 +1,6 @@
-//! The system calls of a walk, and nothing of hogs above them: this module imports only
-//! `crate::vocab`. Walk, tree and the views name what they need from here.
+//! The system calls of a walk, below everything else of hogs: this module imports nothing of
+//! the crate (`crate::vocab`, a leaf, is the most it may). Walk, tree and the views name what
+//! they need from here.
 //!
 //! The interface is what a directory walk asks of an operating system:
 //! - open a directory relative to its parent's fd ([`open_dir_at`]), or by a path
@@ -24,13 +25,19 @@ pub use rustix::io::Errno;
 
 #[cfg(target_os = "linux")]
 mod linux;
+// Directories: open one relative to its parent (or by path), list its entries with their
+// types, stat an entry relative to it, tell filesystems apart.
 #[cfg(target_os = "linux")]
 pub use linux::{
-    address_space_limited, blocks_read, fstat, fstat_times, is_hash_indexed, marks_listing_end,
-    may_search, one_malloc_arena, open_dir_at, open_dir_long_path, open_dir_on_same_mount,
-    open_dir_path, parent_fd_budget, prefault, read_entries, read_entries_until, read_span,
-    reopen_dir_at, searches_everywhere, stat_at, stat_at_times, stat_path, stat_path_times,
-    usable_cpus, CpuHome, HASH_END,
+    fstat, fstat_times, is_hash_indexed, marks_listing_end, may_search, open_dir_at,
+    open_dir_long_path, open_dir_on_same_mount, open_dir_path, read_entries, read_entries_until,
+    read_span, reopen_dir_at, stat_at, stat_at_times, stat_path, stat_path_times, HASH_END,
+};
+// The process: capabilities, CPUs and affinity, limits, blocks read, memory.
+#[cfg(target_os = "linux")]
+pub use linux::{
+    address_space_limited, blocks_read, one_malloc_arena, parent_fd_budget, prefault,
+    searches_everywhere, usable_cpus, CpuHome,
 };
 
 /// What an entry is, from `d_type` or `st_mode` (the tree stores it as two bits).
@@ -69,7 +76,7 @@ pub struct Times {
 
 impl Times {
     #[allow(clippy::unnecessary_cast)]
-    pub(crate) fn from_stat(st: &Stat) -> Times {
+    fn from_stat(st: &Stat) -> Times {
         Times {
             atime: st.st_atime as i64,
             ctime: st.st_ctime as i64,
@@ -81,7 +88,7 @@ impl Meta {
     // `struct stat` field widths differ between targets (nlink is u32 on aarch64),
     // so the casts are only no-ops on some of them.
     #[allow(clippy::unnecessary_cast)]
-    pub(crate) fn from_stat(st: &Stat) -> Meta {
+    fn from_stat(st: &Stat) -> Meta {
         Meta {
             dev: st.st_dev as u64,
             ino: st.st_ino as u64,
