@@ -162,28 +162,34 @@ impl Placer {
             });
         }
         if self.keep_facts {
-            out.facts.push(match stat {
-                Some(Ok(m)) => {
-                    let links = if m.nlink > 1 && m.kind != EntryKind::Dir {
-                        m.nlink
-                    } else {
-                        0
-                    };
-                    Facts {
-                        extra: stat_extra(m, times),
-                        identity: (m.dev, m.ino),
-                        links,
-                    }
-                }
-                _ => Facts {
-                    extra: StatExtra::default(),
-                    identity: (self.dev, ino),
-                    links: 0,
-                },
-            });
+            out.facts.push(self.facts_of(stat, ino, times));
         }
         emit(node, name);
         out.count += 1;
+    }
+
+    /// What the tree keeps of an entry beyond its node: from its stat, or (not stat'ed) its
+    /// identity from the listing.
+    fn facts_of(&self, stat: Option<&StatResult>, ino: u64, times: Times) -> Facts {
+        match stat {
+            Some(Ok(m)) => {
+                let links = if m.nlink > 1 && m.kind != EntryKind::Dir {
+                    m.nlink
+                } else {
+                    0
+                };
+                Facts {
+                    extra: stat_extra(m, times),
+                    identity: (m.dev, m.ino),
+                    links,
+                }
+            }
+            _ => Facts {
+                extra: StatExtra::default(),
+                identity: (self.dev, ino),
+                links: 0,
+            },
+        }
     }
 
     /// Makes a stat'ed batch its nodes, on the thread that stat'ed it, and lets go of its
