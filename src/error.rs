@@ -3,8 +3,9 @@
 use std::io::{self, Write};
 
 use crate::render::escape::escape;
+use crate::sys::describe;
 use crate::tree::Tree;
-use crate::walk::{sys::describe, ErrorKind, ScanError};
+use crate::walk::{ErrorKind, ScanError};
 
 /// What the exit status says, as GNU du: 0 all counted, 1 something was skipped or could not be
 /// written, 2 the command line was wrong (clap's own exit).

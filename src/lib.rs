@@ -15,6 +15,7 @@ pub mod export;
 pub mod import;
 pub mod progress;
 pub mod render;
+pub mod sys;
 pub mod tree;
 pub mod tui;
 pub mod units;

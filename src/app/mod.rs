@@ -19,7 +19,7 @@ use crate::render::escape::shown;
 /// The text of an I/O error, without std's " (os error N)" suffix.
 pub fn io_cause(e: &io::Error) -> String {
     e.raw_os_error()
-        .map_or_else(|| e.to_string(), crate::walk::sys::describe)
+        .map_or_else(|| e.to_string(), crate::sys::describe)
 }
 
 /// What a failed write means for the exit status (a closed pipe is not a failure: `hogs |

@@ -21,7 +21,7 @@ fn read_all(file: &OsStr, flag: &str) -> Result<Vec<u8>, ConfigError> {
     result.map_err(|e| {
         let cause = e
             .raw_os_error()
-            .map_or_else(|| e.to_string(), crate::walk::sys::describe);
+            .map_or_else(|| e.to_string(), crate::sys::describe);
         ConfigError(format!(
             "cannot read {flag} '{}': {cause}",
             shown(file.as_bytes(), true)

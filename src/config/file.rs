@@ -118,7 +118,7 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
                 "cannot read config file '{}': {}",
                 path.display(),
                 e.raw_os_error()
-                    .map_or_else(|| e.to_string(), crate::walk::sys::describe)
+                    .map_or_else(|| e.to_string(), crate::sys::describe)
             )))
         }
     };

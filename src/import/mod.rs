@@ -55,7 +55,7 @@ impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ImportError::Io(e) => match e.raw_os_error() {
-                Some(errno) => f.write_str(&crate::walk::sys::describe(errno)),
+                Some(errno) => f.write_str(&crate::sys::describe(errno)),
                 None => write!(f, "{e}"),
             },
             ImportError::Syntax { pos, message } => write!(

@@ -19,7 +19,7 @@ mod postorder;
 mod select;
 mod types;
 
-pub use build::{span_ahead, LinkKey, TreeBuilder};
+pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use edit::{Removal, Sizes};
 pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
@@ -47,15 +47,9 @@ pub type NodeId = u32;
 /// The synthetic root above all scanned paths.
 pub const TOTAL: NodeId = 0;
 
-/// What an entry is, from `d_type` or `st_mode`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum EntryKind {
-    Dir = 0,
-    File = 1,
-    Symlink = 2,
-    Other = 3,
-}
+/// What an entry is: the system's word for it (see [`crate::sys::EntryKind`]), two bits of
+/// a node.
+pub use crate::sys::EntryKind;
 
 impl EntryKind {
     fn from_bits(b: u64) -> EntryKind {

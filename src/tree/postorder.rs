@@ -207,7 +207,7 @@ impl PostOrderBuilder {
         let dir = match self.levels.last_mut() {
             // a directory is the last entry of its parent until it closes
             Some(parent) => parent.kids.last_mut().map(|k| &mut k.node),
-            None => self.root.as_mut().map(|r| &mut r.1.node),
+            None => self.root.as_mut().map(|(_, kid, _)| &mut kid.node),
         };
         if let (Some(dir), true) = (dir, count > 0) {
             dir.first_child = first;

@@ -70,7 +70,8 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
     }
     let mut groups_v: Vec<(Option<&[u8]>, Sums)> = sums.into_iter().collect();
     // biggest first; ties by name, so the output does not depend on hashing
-    groups_v.sort_by(|a, b| b.1.size(mode).cmp(&a.1.size(mode)).then(a.0.cmp(&b.0)));
+    groups_v
+        .sort_by(|(a_ext, a), (b_ext, b)| b.size(mode).cmp(&a.size(mode)).then(a_ext.cmp(b_ext)));
     let shown = groups.saturating_sub(1).max(1).min(groups_v.len());
     let mut others = Sums {
         mtime: i64::MIN,

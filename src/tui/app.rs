@@ -180,7 +180,7 @@ impl App {
                             None | Some(libc::ENOENT | libc::ENOTDIR) => Rescanned::Gone,
                             Some(errno) => Rescanned::Failed(format!(
                                 "cannot rescan: {}",
-                                crate::walk::sys::describe(errno)
+                                crate::sys::describe(errno)
                             )),
                         }
                     } else {

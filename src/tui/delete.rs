@@ -14,8 +14,8 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
+use crate::sys::{self, describe};
 use crate::tree::{flags, EntryKind, LinkKey, NodeId, Tree};
-use crate::walk::sys::{self, describe};
 
 /// Everything deleting one entry needs, copied from the tree on the UI thread.
 #[derive(Clone, Debug)]

@@ -8,8 +8,9 @@ use std::os::unix::ffi::OsStrExt;
 use super::state::State;
 use crate::error::report_scan_errors;
 use crate::render::escape::escape;
+use crate::sys::describe;
 use crate::tree::Tree;
-use crate::walk::{sys::describe, ScanError};
+use crate::walk::ScanError;
 
 /// Whether the view has something to show for `paths`: a directory among them, or more than
 /// one entry (the view lists them). Otherwise each path's problem is written to `err` (as

@@ -6,8 +6,8 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 
 use super::state::{Request, State};
+use crate::sys::describe;
 use crate::tree::{LinkKey, NodeId, TOTAL};
-use crate::walk::sys::describe;
 
 /// Moves the entry at `path` (as the walk spells it) to the trash. The error is one line in
 /// words: "cannot move to the trash: " and the cause (with the path it concerns when that is

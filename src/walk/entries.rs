@@ -4,8 +4,8 @@
 use std::cell::Cell;
 use std::ffi::CStr;
 
-use super::place::Placed;
-use super::sys::{Errno, Meta, Times};
+use super::placed::Placed;
+use crate::sys::{Errno, Meta, Times};
 use crate::tree::{EntryKind, Node};
 
 /// Names per batch handed to another thread: enough to pay for the task, small enough that
@@ -16,9 +16,6 @@ pub(super) const STAT_BATCH: usize = 512;
 pub(super) const NO_STAT: u32 = u32::MAX;
 
 pub(super) type StatResult = Result<Meta, Errno>;
-
-/// A subdirectory waiting for its hard-link claim: (name offset, permission bits).
-pub(super) type SubdirName = (u32, u32);
 
 /// A directory's entries as read (or some of them): names, records, and the stats and
 /// times of those stat'ed.
@@ -72,7 +69,8 @@ impl Listed {
     }
 
     /// The next pages of the listing, 64 KiB of each vector at a time, faulted in at once
-    /// instead of one fault a page (0.48 against 1.0 us a page on the benchmark VM).
+    /// instead of one fault a page (a page faulted in with others costs about half what a
+    /// fault of its own costs).
     pub(super) fn ready_ahead(&mut self) {
         use crate::tree::span_ahead;
         const AHEAD: usize = 64 << 10;
@@ -83,7 +81,7 @@ impl Listed {
         ];
         for (slot, (ready, (addr, len))) in self.ready.iter_mut().zip(spans) {
             *slot = ready;
-            super::sys::prefault(addr, len);
+            crate::sys::prefault(addr, len);
         }
     }
 
@@ -102,7 +100,7 @@ impl Listed {
 #[derive(Default)]
 pub(super) struct StatBatch {
     pub(super) listed: Listed,
-    /// Once stat'ed, the entries made nodes ([`super::place::Placer::place_batch`]), with
+    /// Once stat'ed, the entries made nodes (`Placer::place_batch`), with
     /// names local to `node_names`, and the rest of what they gave; `listed` is then let go.
     pub(super) nodes: Vec<Node>,
     pub(super) node_names: Vec<u8>,
@@ -136,6 +134,14 @@ impl StatBatch {
     }
 }
 
+/// A stat batch, or a span of a split listing, once stat'ed and placed, with its place in
+/// the directory's order: the reader's batches from 0, other readers' spans from
+/// `SPAN_BASE` (see `split`).
+pub(super) struct Finished {
+    pub(super) order: u32,
+    pub(super) batch: StatBatch,
+}
+
 /// Per-thread buffers reused from one directory to the next (a directory costs no allocation
 /// but its share of the tree and, when it has subdirectories, their names).
 #[derive(Default)]
@@ -160,7 +166,7 @@ impl Scratch {
 
 thread_local! {
     /// Boxed, so that taking it and putting it back moves a pointer, not the 300-byte struct
-    /// (six copies of it a directory were 11% of the instructions of a walk of a chain).
+    /// (it was copied several times a directory, a large share of a chain's walk).
     pub(super) static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
@@ -179,13 +185,6 @@ impl Ent {
     pub(super) fn stat<'s>(&self, stats: &'s [StatResult]) -> Option<&'s StatResult> {
         stats.get(self.stat as usize)
     }
-}
-
-/// Address and length of the spare capacity of `v`: memory that [`super::sys::prefault`]
-/// may fault in before `v` grows into it.
-pub(super) fn spare_room<T>(v: &mut Vec<T>) -> (usize, usize) {
-    let spare = v.spare_capacity_mut();
-    (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare))
 }
 
 pub(super) fn name_at(names: &[u8], off: u32) -> &CStr {

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 /// Bits per page: 512 bytes of bitmap cover 4,096 inode numbers. (Pages of 4 KiB, 32,768
 /// numbers, were mostly empty where a tree's inodes spread over many block groups: a page
-/// fault each, and their bits zeroed and merged; `balanced -f` took 281 page faults, 4.62 ms.)
+/// fault each, and their bits zeroed and merged.)
 const PAGE_BITS: u32 = 12;
 const PAGE_WORDS: usize = (1 << PAGE_BITS) / 64;
 
@@ -16,7 +16,7 @@ const CLAIMS_PER_PAGE: usize = PAGE_WORDS * 8 / 16;
 
 /// One bit per inode number, in pages allocated as numbers are met. Inode numbers of one
 /// filesystem cluster (ext4 hands them out per block group, btrfs and tmpfs in sequence), so
-/// a few pages cover a whole scan (`big`: 507k inodes in 391 pages, 196 KiB).
+/// a few pages cover a whole scan.
 pub(super) struct InodeBitmap {
     pages: FxHashMap<(u32, u64), u32>,
     bits: Vec<[u64; PAGE_WORDS]>,

@@ -5,8 +5,8 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::sys::{self, Errno};
 use super::{lock, Walker};
+use crate::sys::{self, Errno};
 use crate::tree::NodeId;
 
 /// The names of a directory's subdirectories, and how to reach it to open them.
@@ -31,22 +31,37 @@ pub(super) enum ParentDir {
 }
 
 /// One unit of the fd budget, given back when the parent's fd closes.
-pub(super) struct FdPermit(Arc<AtomicUsize>);
+pub(super) struct FdPermit {
+    open_parents: Arc<AtomicUsize>,
+}
 
 impl Drop for FdPermit {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.open_parents.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
+/// How a directory task reaches its directory.
 pub(super) enum DirHandle {
-    /// A root, opened by the walk.
-    Open(OwnedFd),
-    Below(Arc<OpenParent>, u32),
+    /// A root: the walk opened it by its path.
+    Root(OwnedFd),
+    /// Not open yet: the task opens it by its name through its parent's fd (shared by the
+    /// parent's subdirectories until the last one has opened itself).
+    InParent {
+        parent: Arc<OpenParent>,
+        /// Offset of its NUL-terminated name in `parent.names`.
+        name_off: u32,
+    },
     /// The lone subdirectory of its parent, opened by the parent's task (which then closes
-    /// its own fd: nothing to share); `true` when that open vouches for its device (see
-    /// `Walker::open_subdir`).
-    Opened(OwnedFd, bool),
+    /// its own fd: nothing to share).
+    OpenedByParent(OpenedDir),
+}
+
+/// A subdirectory just opened (see `Walker::open_subdir`).
+pub(super) struct OpenedDir {
+    pub(super) fd: OwnedFd,
+    /// The open vouches that it is on its parent's mount (so on its device): it needs no stat.
+    pub(super) on_parent_mount: bool,
 }
 
 pub(super) struct DirJob {
@@ -88,7 +103,9 @@ impl Walker<'_> {
     pub(super) fn fd_permit(&self) -> Option<FdPermit> {
         let budget = *self.fd_budget.get_or_init(sys::parent_fd_budget);
         if self.open_parents.fetch_add(1, Ordering::Relaxed) < budget {
-            Some(FdPermit(Arc::clone(&self.open_parents)))
+            Some(FdPermit {
+                open_parents: Arc::clone(&self.open_parents),
+            })
         } else {
             self.open_parents.fetch_sub(1, Ordering::Relaxed);
             None

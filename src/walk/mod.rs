@@ -8,12 +8,18 @@
 //!
 //! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
 //!
-//! Here: what a walk takes and gives, and the roots. `tasks`: how directory tasks run (the
-//! pool, or a stack with -T 1). `dir`: one directory task. `entries`: a directory's entries
-//! between getdents64 and the tree. `place`: what each entry becomes. `job`: what a task is
-//! given (its fd, or its parent's). `pool`: how many threads, and when to start more.
-//! `split`: a huge directory's listing read by several threads.
-//! `dedup`: hard links counted once (`inode_bitmap`: the inodes met). `sys`: the system calls.
+//! Here: what a walk takes and gives. `roots`: the walk's start (the arguments made roots)
+//! and end. `tasks`: how directory tasks run (the pool, or a stack with -T 1). `dir`: one
+//! directory task, phase by phase (`dir::list`, `dir::commit`), as its `plan` says.
+//! `entries`: a directory's entries between getdents64 and the tree. `place`: what each
+//! entry becomes; `placed`: what placing gives besides nodes. `job`: what a task is given
+//! (its fd, or its parent's). `pool`: how many threads, and when to start more. `split`: a
+//! huge directory's listing read by several threads. `dedup`: hard links counted once
+//! (`inode_bitmap`: the inodes met). The system calls are below, in [`crate::sys`].
+//!
+//! Imports run downward: `inode_bitmap` ← `dedup` ← `placed` ← `entries` ← `place` ←
+//! `dir` ← `tasks`, `roots`; `options` ← `plan`. The files that extend `Walker` (`dir`,
+//! `job`, `pool`, `split`, `tasks`, `roots`) name it and its locks from here.
 
 pub mod dedup;
 mod dir;
@@ -22,25 +28,23 @@ mod inode_bitmap;
 mod job;
 mod options;
 mod place;
+mod placed;
+mod plan;
 pub mod pool;
+mod roots;
 mod split;
-pub mod sys;
 mod tasks;
 
 pub use options::{Exclusions, WalkOptions};
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
-use crate::vocab::SizeMode;
+use crate::sys::{Errno, Meta};
+use crate::tree::{flags, EntryKind, NodeId, Tree, TreeBuilder};
 use dedup::LinkSet;
-use dir::LARGE_DIR_BYTES;
-use job::{DirHandle, DirJob};
-use sys::{Errno, Meta, Times};
 
 /// Why something could not be counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -113,7 +117,7 @@ impl Scan {
     pub fn with_errors_by_path(tree: Tree, errors: Vec<ScanError>) -> Scan {
         let mut keyed: Vec<(Vec<u8>, ScanError)> =
             errors.into_iter().map(|e| (e.path(&tree), e)).collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.sort_by(|(a, _), (b, _)| a.cmp(b));
         Scan {
             tree,
             errors: keyed.into_iter().map(|(_, e)| e).collect(),
@@ -214,9 +218,9 @@ pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan
 }
 
 /// [`walk`] as the last thing a process does before it prints and exits. The calling thread
-/// works in the pool instead of waiting on it, and the pool is never torn down: starting one
-/// thread fewer, and no wake-up of a sleeping caller at the end, took 0.2 ms (16%) off a
-/// walk of a tiny tree; joining the threads or unmapping their stacks is left to exit.
+/// works in the pool instead of waiting on it, and the pool is never torn down: one thread
+/// fewer to start, and no sleeping caller to wake at the end, are a large share of a walk
+/// of a tiny tree; joining the threads or unmapping their stacks is left to exit.
 pub fn walk_once(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
     walk_with(paths, opts, progress, &LiveScan::default(), true)
 }
@@ -239,146 +243,10 @@ fn walk_with(
     live: &LiveScan,
     one_shot: bool,
 ) -> Scan {
-    let reserve_ahead = !sys::address_space_limited();
-    if !reserve_ahead {
-        sys::one_malloc_arena();
-    }
-    let builder = TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
-    *lock(&live.builder) = if reserve_ahead {
-        builder.reserved_for_walk()
-    } else {
-        builder
-    };
-    let mut walker = Walker {
-        opts,
-        builder: &live.builder,
-        live,
-        pool: OnceLock::new(),
-        held_threads: Mutex::new(Vec::new()),
-        may_grow: AtomicBool::new(false),
-        blocks_at_start: sys::blocks_read(),
-        judge_by_time: AtomicBool::new(false),
-        ext4_dev: AtomicU64::new(u64::MAX),
-        default_threads: OnceLock::new(),
-        started: Instant::now(),
-        links: LinkSet::new(reserve_ahead),
-        reserve_ahead,
-        errors: Mutex::new(Vec::new()),
-        progress,
-        open_parents: Arc::new(AtomicUsize::new(0)),
-        fd_budget: OnceLock::new(),
-        one_shot,
-        dedup_dirs: paths.len() > 1 || opts.follow_links,
-        dedup_files: opts.follow_links,
-        // (asked only in -f: a capget the size modes do not need at start-up)
-        searches_everywhere: opts.mode == SizeMode::Count
-            && !opts.keep_extra
-            && sys::searches_everywhere(),
-        fold_unstated: opts.fold_files && paths.len() == 1,
-    };
-
-    // Stat every argument first (in order), so the roots are contiguous children of TOTAL.
-    let mut roots = Vec::new();
-    let mut root_metas = Vec::new();
-    let mut root_times = Vec::new();
-    for p in paths {
-        let bytes = p.as_bytes();
-        if bytes.is_empty() {
-            walker.error(ErrorAt::Argument(Vec::new()), ErrorKind::EmptyName, 0);
-            continue;
-        }
-        let stat = if opts.keep_extra {
-            sys::stat_path_times(bytes, opts.follow_links)
-        } else {
-            sys::stat_path(bytes, opts.follow_links).map(|m| (m, Times::default()))
-        };
-        match stat {
-            Ok((meta, times)) => {
-                root_times.push(times);
-                let mut node = node_for(&meta, opts.mode);
-                if opts.mode == SizeMode::Count {
-                    node.disk = meta.disk_bytes();
-                    node.apparent = meta.size;
-                    node.mtime = meta.mtime;
-                }
-                roots.push((bytes.to_vec(), node));
-                root_metas.push((bytes.to_vec(), meta));
-            }
-            Err(e) => walker.error(
-                ErrorAt::Argument(bytes.to_vec()),
-                ErrorKind::Access,
-                e.raw_os_error(),
-            ),
-        }
-    }
-    walker.dedup_files |=
-        root_metas.len() > 1 && root_metas.iter().any(|(_, m)| m.kind != EntryKind::Dir);
-    let first_root = {
-        let mut b = lock(walker.builder);
-        let first = b.add_roots(roots);
-        for (i, (_, meta)) in root_metas.iter().enumerate() {
-            let id = first + i as NodeId;
-            b.set_identity(id, (meta.dev, meta.ino));
-            b.set_extra(id, meta.extra(root_times[i]));
-            if meta.nlink > 1 && meta.kind != EntryKind::Dir {
-                b.set_links(id, meta.nlink);
-            }
-        }
-        first
-    };
-    progress
-        .entries
-        .fetch_add(root_metas.len() as u64, Ordering::Relaxed);
-
-    for (i, (path, meta)) in root_metas.into_iter().enumerate() {
-        let id = first_root + i as NodeId;
-        if !walker.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
-            continue;
-        }
-        let fd = match sys::open_dir_path(&path, opts.follow_links) {
-            Ok(fd) => fd,
-            Err(e) => {
-                walker.unreadable(id, e);
-                continue;
-            }
-        };
-        let job = DirJob {
-            node: id,
-            handle: DirHandle::Open(fd),
-            dev: meta.dev,
-            root_dev: meta.dev,
-            stat_done: true,
-            perm: Some(meta.mode & 0o7777),
-            may_be_large: meta.size >= LARGE_DIR_BYTES,
-        };
-        walker.walk_root(job);
-    }
-
-    let mut tree = std::mem::take(&mut *lock(walker.builder)).into_tree();
-    let claims = walker.links.settle(&mut tree);
-    let errors = walker
-        .errors
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    if one_shot {
-        // the process exits after printing: nothing to gain from joining the threads or
-        // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
-        std::mem::forget(walker.pool);
-        std::mem::forget(claims);
-    }
-    Scan::with_errors_by_path(tree, errors)
-}
-
-/// A node for an entry whose stat we have; sizes are left at 0 in count mode.
-fn node_for(meta: &Meta, mode: SizeMode) -> Node {
-    let mut f = 0;
-    if meta.nlink > 1 && meta.kind != EntryKind::Dir {
-        f |= flags::HARDLINK;
-    }
-    match mode {
-        SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
-        _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
-    }
+    let mut walker = Walker::new(paths, opts, progress, live, one_shot);
+    let (first_root, roots) = walker.add_roots(paths);
+    walker.walk_roots(first_root, roots);
+    walker.finish()
 }
 
 impl Walker<'_> {
@@ -403,7 +271,9 @@ impl Walker<'_> {
             self.links.claim_dir((meta.dev, meta.ino), id)
         } else {
             // which name of a file counts is settled after the walk
-            self.links.claim_files(&[((meta.dev, meta.ino), id)]);
+            let key = (meta.dev, meta.ino);
+            self.links
+                .claim_files(&[dedup::NameClaim { key, node: id }]);
             true
         }
     }

@@ -4,7 +4,8 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{lock, sys, Walker};
+use super::{lock, Walker};
+use crate::sys;
 
 /// Time the walk may take before the pool starts, and per entry read by then, beyond which
 /// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).
@@ -19,15 +20,15 @@ const COLD_BLOCKS: u64 = 64;
 /// Whether `blocks` (512 bytes) read from a device by the time `entries` were counted say
 /// the metadata is on disk. After a drop of the caches a walk reads 1.3 to 2.8 blocks an
 /// entry (`big`, /usr, `balanced`); a cached one reads none, but pages evicted meanwhile
-/// (a directory's block, the binary's own) can add a hundred or so: once in 60 runs of a
-/// cached `balanced`, 144 blocks, and 14 threads more started (+16% with -f, +7% without,
-/// 30 interleaved rounds). So the blocks must also be one for every four entries.
+/// (a directory's block, the binary's own) can add a hundred or so, and taken for a cold
+/// walk they start many threads a warm walk is slowed by. So the blocks must also be one
+/// for every four entries.
 fn disk_bound(blocks: u64, entries: u64) -> bool {
     blocks >= COLD_BLOCKS.max(entries / 4)
 }
 
 /// Directories a pool thread reads between two looks at how much was read from disk (a look
-/// is one getrusage, about 0.3 µs: every directory would cost 1% of a warm walk).
+/// is one getrusage: one every directory would be a noticeable share of a warm walk).
 const COLD_CHECK_EVERY: u32 = 32;
 
 thread_local! {
@@ -41,8 +42,8 @@ impl Walker<'_> {
     ///
     /// How many depends on where the metadata is. In the page cache, a walk is CPU-bound: a
     /// thread per core. On disk, every thread waits on the device: then many more requests in
-    /// flight than cores is what makes it fast (cold `big`, 2 cores: 8 threads 3.65 s, 16
-    /// threads 3.03 s; warm, 16 threads cost 10% more than 8). What the root's read cost, done
+    /// flight than cores is what makes it fast (and too many threads slow a warm walk down).
+    /// What the root's read cost, done
     /// before the pool exists, tells which it is; when it looks warm, the pool is built with the
     /// cold count but only the warm count of threads start, and the rest wait in
     /// `held_threads` until a pool thread sees the walk read from disk (`check_cold`). Cold
@@ -151,8 +152,8 @@ impl Walker<'_> {
 }
 
 /// Walker threads for `cores` CPUs: (warm, cold). With the metadata in the page cache a walk
-/// is CPU-bound and one thread per core is best (2 cores, medians: 8 threads instead of 2 lost
-/// 4-12% on wide_flat, links and big); a cold walk waits on the device and wants many reads
+/// is CPU-bound and one thread per core is best (more threads only contend for the cores);
+/// a cold walk waits on the device and wants many reads
 /// in flight (see `walk::Walker::pool`).
 pub fn default_threads(cores: usize) -> (usize, usize) {
     let cores = cores.max(1);

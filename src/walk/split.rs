@@ -9,25 +9,30 @@
 use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::atomic::Ordering;
 
-use super::entries::StatBatch;
-use super::sys::{self, Errno};
+use super::entries::Finished;
 use super::Walker;
+use crate::sys::{self, Errno};
 
 /// Batch index of the first span of a split listing read by another thread: after every
 /// stat batch of the reader of the first span (see [`drop_empty_spans`]).
 pub(super) const SPAN_BASE: u32 = 1 << 31;
 
 /// Entries a listing must have left after its first read to be split: fewer are read sooner
-/// than split (`links`, whose seven directories of 1,600 names were split after a first read
-/// of 16 KiB: 3.81 → 4.48 ms).
+/// than split (directories of a couple of thousand names, split after a first read, were
+/// slower than read whole: the other readers' opens and scopes cost more than they save).
 const SPLIT_MIN: usize = 8192;
 
 /// Readers of one listing at most (each opens the directory once more).
 const MAX_SPANS: usize = 8;
 
-/// The pool, the bounds of the spans of a split listing, and an fd for each span but the
-/// first, at its start (see `Walker::split_plan`).
-pub(super) type SplitPlan<'p> = (&'p rayon::ThreadPool, Vec<u64>, Vec<OwnedFd>);
+/// How a listing is split (see `Walker::split_plan`).
+pub(super) struct SplitPlan<'p> {
+    pub(super) pool: &'p rayon::ThreadPool,
+    /// Bounds of the spans: the first from where the first read stopped, the last to the end.
+    pub(super) bounds: Vec<u64>,
+    /// An fd for each span but the first, at its start.
+    pub(super) fds: Vec<OwnedFd>,
+}
 
 impl Walker<'_> {
     /// Whether, and where, to split the rest of a listing between threads, its first read
@@ -70,7 +75,7 @@ impl Walker<'_> {
             .map(|&from| sys::reopen_dir_at(dir, from).ok())
             .collect::<Option<Vec<_>>>()?;
         self.progress.split_listings.fetch_add(1, Ordering::Relaxed);
-        Some((pool, bounds, fds))
+        Some(SplitPlan { pool, bounds, fds })
     }
 }
 
@@ -80,15 +85,15 @@ impl Walker<'_> {
 /// the only one the reader took (the next is past its span's end). Such a span is the one
 /// met entry whose name is the next kept span's first (two entries of a directory never share
 /// a name; the first span, ours, starts at an entry's own position and always holds one).
-pub(super) fn drop_empty_spans(done: &mut Vec<(u32, StatBatch)>) -> Result<(), Errno> {
-    if let Some(e) = done.iter().find_map(|(_, b)| b.span_error) {
+pub(super) fn drop_empty_spans(done: &mut Vec<Finished>) -> Result<(), Errno> {
+    if let Some(e) = done.iter().find_map(|f| f.batch.span_error) {
         return Err(e);
     }
     let mut next_first: Option<Box<[u8]>> = None;
     let mut i = done.len();
-    while i > 0 && done[i - 1].0 >= SPAN_BASE {
+    while i > 0 && done[i - 1].order >= SPAN_BASE {
         i -= 1;
-        let span = &done[i].1;
+        let span = &done[i].batch;
         if span.span_entries == 1 && next_first.is_some() && span.span_first == next_first {
             done.remove(i);
         } else {
@@ -101,18 +106,22 @@ pub(super) fn drop_empty_spans(done: &mut Vec<(u32, StatBatch)>) -> Result<(), E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::entries::StatBatch;
 
-    fn span(index: u32, met: usize, first: &str) -> (u32, StatBatch) {
+    fn span(index: u32, met: usize, first: &str) -> Finished {
         let batch = StatBatch {
             span_entries: met,
             span_first: (met > 0).then(|| Box::from(first.as_bytes())),
             ..StatBatch::default()
         };
-        (SPAN_BASE + index, batch)
+        Finished {
+            order: SPAN_BASE + index,
+            batch,
+        }
     }
 
-    fn kept(done: &[(u32, StatBatch)]) -> Vec<u32> {
-        done.iter().map(|(i, _)| i - SPAN_BASE).collect()
+    fn kept(done: &[Finished]) -> Vec<u32> {
+        done.iter().map(|f| f.order - SPAN_BASE).collect()
     }
 
     /// A span reader whose span held no entry took the first of the next span that held
@@ -134,12 +143,16 @@ mod tests {
         assert_eq!(kept(&done), [1, 2]);
 
         // the first reader's own batches are never a span
-        let mut done = vec![(0, StatBatch::default()), span(1, 4, "q")];
+        let own = Finished {
+            order: 0,
+            batch: StatBatch::default(),
+        };
+        let mut done = vec![own, span(1, 4, "q")];
         assert!(drop_empty_spans(&mut done).is_ok());
         assert_eq!(done.len(), 2);
 
         let mut done = vec![span(1, 3, "a")];
-        done[0].1.span_error = Some(Errno::IO);
+        done[0].batch.span_error = Some(Errno::IO);
         assert_eq!(drop_empty_spans(&mut done).err(), Some(Errno::IO));
     }
 }

@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 
 use super::entries::SCRATCH;
 use super::job::{DirHandle, DirJob};
-use super::sys;
 use super::Walker;
+use crate::sys;
 
 impl Walker<'_> {
     /// Reads the root directory on the calling thread, then its subdirectories on the pool
@@ -18,15 +18,14 @@ impl Walker<'_> {
         self.judge_by_time
             .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
         let ext4 = match &job.handle {
-            DirHandle::Open(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
+            DirHandle::Root(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
             _ => u64::MAX,
         };
         self.ext4_dev.store(ext4, Ordering::Relaxed);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
         // A chain is followed here until it branches: one directory at a time is all it
-        // offers, and a pool started for it only hands it to another thread (a 1,500-deep
-        // chain: 6.73 ms with the pool, 6.04 without; the 1-thread floor: 5.54).
+        // offers, and a pool started for it only hands it to another thread.
         while jobs.len() == 1 {
             if let Some(job) = jobs.pop() {
                 self.scan_dir(job, &mut |j| jobs.push(j));
@@ -55,9 +54,9 @@ impl Walker<'_> {
 
     /// A directory task on the pool: its subdirectories become tasks of the same scope. A
     /// directory with a single subdirectory goes on with it itself (in a loop, not by
-    /// recursion): a chain then stays on one thread with no task handed over (1500-deep
-    /// chain: 10% faster). With more subdirectories all are spawned (continuing with one of
-    /// them measured 4-11% slower on `balanced`).
+    /// recursion): a chain then stays on one thread with no task handed over. With more
+    /// subdirectories all are spawned (continuing with one of them was slower: the others
+    /// wait in the scope's queue while this thread goes deep).
     fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
         let mut next = Some(job);
         while let Some(job) = next.take() {

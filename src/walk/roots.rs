@@ -1,0 +1,179 @@
+//! The start and the end of a walk: the walker set up, the path arguments stat'ed and made
+//! the roots of the tree, each root directory walked, and the tree and errors handed back.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Instant;
+
+use super::dedup::LinkSet;
+use super::dir::LARGE_DIR_BYTES;
+use super::job::{DirHandle, DirJob};
+use super::place::{node_for, stat_extra};
+use super::{lock, ErrorAt, ErrorKind, LiveScan, Progress, Scan, WalkOptions, Walker};
+use crate::sys::{self, Meta, Times};
+use crate::tree::{EntryKind, NodeId, TreeBuilder};
+use crate::vocab::SizeMode;
+
+/// A path argument that could be stat'ed.
+pub(super) struct Root {
+    path: Vec<u8>,
+    meta: Meta,
+    times: Times,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker of `paths`, with an empty tree in `live.builder`.
+    pub(super) fn new(
+        paths: &[OsString],
+        opts: &'a WalkOptions,
+        progress: &'a Progress,
+        live: &'a LiveScan,
+        one_shot: bool,
+    ) -> Walker<'a> {
+        let reserve_ahead = !sys::address_space_limited();
+        if !reserve_ahead {
+            sys::one_malloc_arena();
+        }
+        let builder = TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
+        *lock(&live.builder) = if reserve_ahead {
+            builder.reserved_for_walk()
+        } else {
+            builder
+        };
+        Walker {
+            opts,
+            builder: &live.builder,
+            live,
+            pool: OnceLock::new(),
+            held_threads: Mutex::new(Vec::new()),
+            may_grow: AtomicBool::new(false),
+            blocks_at_start: sys::blocks_read(),
+            judge_by_time: AtomicBool::new(false),
+            ext4_dev: AtomicU64::new(u64::MAX),
+            default_threads: OnceLock::new(),
+            started: Instant::now(),
+            links: LinkSet::new(reserve_ahead),
+            reserve_ahead,
+            errors: Mutex::new(Vec::new()),
+            progress,
+            open_parents: Arc::new(AtomicUsize::new(0)),
+            fd_budget: OnceLock::new(),
+            one_shot,
+            dedup_dirs: paths.len() > 1 || opts.follow_links,
+            dedup_files: opts.follow_links,
+            // (asked only in -f: a capget the size modes do not need at start-up)
+            searches_everywhere: opts.mode == SizeMode::Count
+                && !opts.keep_extra
+                && sys::searches_everywhere(),
+            fold_unstated: opts.fold_files && paths.len() == 1,
+        }
+    }
+
+    /// Every argument stat'ed (in order) and made a child of TOTAL, so that the roots are
+    /// contiguous: the id of the first, and the roots.
+    pub(super) fn add_roots(&mut self, paths: &[OsString]) -> (NodeId, Vec<Root>) {
+        let roots = self.stat_roots(paths);
+        self.dedup_files |= roots.len() > 1 && roots.iter().any(|r| r.meta.kind != EntryKind::Dir);
+        let mode = self.opts.mode;
+        let nodes = roots.iter().map(|r| {
+            let mut node = node_for(&r.meta, mode);
+            if mode == SizeMode::Count {
+                node.disk = r.meta.disk_bytes();
+                node.apparent = r.meta.size;
+                node.mtime = r.meta.mtime;
+            }
+            (r.path.clone(), node)
+        });
+        let mut b = lock(self.builder);
+        let first = b.add_roots(nodes.collect());
+        for (id, root) in (first..).zip(&roots) {
+            let meta = &root.meta;
+            b.set_identity(id, (meta.dev, meta.ino));
+            b.set_extra(id, stat_extra(meta, root.times));
+            if meta.nlink > 1 && meta.kind != EntryKind::Dir {
+                b.set_links(id, meta.nlink);
+            }
+        }
+        drop(b);
+        self.progress
+            .entries
+            .fetch_add(roots.len() as u64, Ordering::Relaxed);
+        (first, roots)
+    }
+
+    /// The arguments that could be stat'ed; an error for each of the others.
+    fn stat_roots(&self, paths: &[OsString]) -> Vec<Root> {
+        let (follow, keep_extra) = (self.opts.follow_links, self.opts.keep_extra);
+        let mut roots = Vec::new();
+        for p in paths {
+            let bytes = p.as_bytes();
+            if bytes.is_empty() {
+                self.error(ErrorAt::Argument(Vec::new()), ErrorKind::EmptyName, 0);
+                continue;
+            }
+            let stat = if keep_extra {
+                sys::stat_path_times(bytes, follow)
+            } else {
+                sys::stat_path(bytes, follow).map(|m| (m, Times::default()))
+            };
+            match stat {
+                Ok((meta, times)) => roots.push(Root {
+                    path: bytes.to_vec(),
+                    meta,
+                    times,
+                }),
+                Err(e) => self.error(
+                    ErrorAt::Argument(bytes.to_vec()),
+                    ErrorKind::Access,
+                    e.raw_os_error(),
+                ),
+            }
+        }
+        roots
+    }
+
+    /// Each root directory walked, in order (an argument repeating an earlier one counts
+    /// nothing).
+    pub(super) fn walk_roots(&self, first: NodeId, roots: Vec<Root>) {
+        for (id, Root { path, meta, .. }) in (first..).zip(roots) {
+            if !self.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
+                continue;
+            }
+            let fd = match sys::open_dir_path(&path, self.opts.follow_links) {
+                Ok(fd) => fd,
+                Err(e) => {
+                    self.unreadable(id, e);
+                    continue;
+                }
+            };
+            self.walk_root(DirJob {
+                node: id,
+                handle: DirHandle::Root(fd),
+                dev: meta.dev,
+                root_dev: meta.dev,
+                stat_done: true,
+                perm: Some(meta.mode & 0o7777),
+                may_be_large: meta.size >= LARGE_DIR_BYTES,
+            });
+        }
+    }
+
+    /// The finished tree (its hard links settled) and the errors, by path.
+    pub(super) fn finish(self) -> Scan {
+        let mut tree = std::mem::take(&mut *lock(self.builder)).into_tree();
+        let claims = self.links.settle(&mut tree);
+        let errors = self
+            .errors
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        if self.one_shot {
+            // the process exits after printing: nothing to gain from joining the threads or
+            // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
+            std::mem::forget(self.pool);
+            std::mem::forget(claims);
+        }
+        Scan::with_errors_by_path(tree, errors)
+    }
+}
