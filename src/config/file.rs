@@ -88,9 +88,9 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     // (`_mut`: no copy of the command, 60 arguments, at every start; nor of the matches)
     let mut user = ManuallyDrop::new(
         cmd.try_get_matches_from_mut(&argv)
-            .map_err(ArgsError::Usage)?,
+            .map_err(usage_or_value)?,
     );
-    let user = Cli::from_arg_matches_mut(&mut user).map_err(ArgsError::Usage)?;
+    let user = Cli::from_arg_matches_mut(&mut user).map_err(usage_or_value)?;
     import_without_paths(&user, &cmd)?;
     let file = match (&user.config, user.no_config) {
         (_, true) => None,
@@ -137,11 +137,43 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     all.push(argv.first().cloned().unwrap_or_else(|| "hogs".into()));
     all.extend(settings);
     all.extend(argv.into_iter().skip(1));
-    let mut matches = ManuallyDrop::new(
-        cmd.try_get_matches_from_mut(all)
-            .map_err(ArgsError::Usage)?,
-    );
-    Cli::from_arg_matches_mut(&mut matches).map_err(ArgsError::Usage)
+    let mut matches = ManuallyDrop::new(cmd.try_get_matches_from_mut(all).map_err(usage_or_value)?);
+    Cli::from_arg_matches_mut(&mut matches).map_err(usage_or_value)
+}
+
+/// A value clap refuses (`-o xx`, `-m z`) is said as every other bad value is: one line,
+/// `invalid value 'X' for --flag: …`, status 1. What is not a value (an unknown flag, a flag
+/// without its value) stays clap's usage error, status 2.
+fn usage_or_value(e: clap::Error) -> ArgsError {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(
+        e.kind(),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation
+    ) {
+        return ArgsError::Usage(e);
+    }
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let (Some(arg), Some(value)) = (
+        text(ContextKind::InvalidArg),
+        text(ContextKind::InvalidValue),
+    ) else {
+        return ArgsError::Usage(e);
+    };
+    if value.is_empty() {
+        return ArgsError::Usage(e); // `-d` with nothing after it: no value was given
+    }
+    // "--output-format <FORMAT>" → "--output-format"
+    let flag = arg.split(' ').next().unwrap_or(&arg);
+    let why = match e.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(valid)) if !valid.is_empty() => {
+            format!("expected one of {}", valid.join(", "))
+        }
+        _ => "not accepted".to_owned(),
+    };
+    ArgsError::Config(format!("invalid value '{value}' for {flag}: {why}"))
 }
 
 /// `--import` replaces the scan, so no PATH goes with it — but `hogs i --import F` is fine:

@@ -166,7 +166,8 @@ impl Numbers {
             .map(|d| parse_count(d, "--depth", 0))
             .transpose()?;
         let lines = match cli.number_of_lines.as_deref() {
-            Some(n) => parse_count(n, "--number-of-lines", 0)?,
+            // `-n 0` still shows the root, as dust does: a view of nothing says nothing
+            Some(n) => parse_count(n, "--number-of-lines", 0)?.max(1),
             // dust's default: fit the terminal, keeping room for the prompt
             None => term.map_or(30, |(_, rows)| rows.saturating_sub(10).max(1)),
         };

@@ -390,6 +390,9 @@ fn invalid_values() {
         &["-n", "x", "d"],
         &["-e", "(", "d"],
         &["-v", "(", "d"],
+        // clap's own value checks say it the same way (issue 22, item 14)
+        &["-o", "xx", "d"],
+        &["-m", "z", "d"],
     ];
     for args in cases {
         let out = env.run(*args);
@@ -414,4 +417,25 @@ fn invalid_values() {
             String::from_utf8_lossy(&out.stdout)
         );
     }
+}
+
+/// Issue 22, item 14: a refused value of a flag with a fixed set names them, in the one-line
+/// form every bad value has; `-n 0` shows the root, as dust does.
+#[test]
+fn refused_values_name_what_is_accepted_and_n_0_shows_the_root() {
+    let env = TestEnv::new();
+    env.file("d/f", 100);
+    let out = env.run(["-o", "xx", "d"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: invalid value 'xx' for --output-format: expected one of si, b, k, m, g, t, kb, mb, gb, tb\n"
+    );
+    let out = env.stdout_ok(["-n", "0", "d"]);
+    let rows = lines(&out);
+    assert_eq!(rows.len(), 1, "{}", String::from_utf8_lossy(&out));
+    assert!(
+        String::from_utf8_lossy(rows[0]).contains(" d"),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
 }

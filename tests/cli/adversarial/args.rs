@@ -161,11 +161,12 @@ fn fifo_and_device_arguments_not_opened() {
     }
 }
 
-/// Case 5: clap's own usage errors keep exit 2 (invalid values are exit 1: errors.rs).
+/// Case 5: clap's own usage errors keep exit 2 (invalid values, clap's included, are exit
+/// 1: errors.rs).
 #[test]
 fn usage_errors_exit_2() {
     let env = TestEnv::new();
-    for args in [&["--no-such-flag"][..], &["-d"][..], &["-o", "nope"][..]] {
+    for args in [&["--no-such-flag"][..], &["-d"][..], &["-o"][..]] {
         let out = env.run(args);
         assert_eq!(out.status.code(), Some(2), "hogs {args:?}");
         assert!(out.stdout.is_empty(), "hogs {args:?} printed to stdout");
