@@ -92,14 +92,15 @@ impl Marks {
 /// pipe gets paths it can use, ended by a newline, or with `null` (`-0`) by a NUL byte (a
 /// name may hold a newline: `xargs -0` is the safe reader).
 pub fn print(
-    state: &super::state::State,
+    marks: &Marks,
+    tree: &crate::tree::Tree,
     out: &mut dyn std::io::Write,
     terminal: bool,
     null: bool,
 ) -> std::io::Result<()> {
     let end: &[u8] = if null { b"\0" } else { b"\n" };
-    for id in state.marks.iter() {
-        let path = state.tree.path(id);
+    for id in marks.iter() {
+        let path = tree.path(id);
         if terminal {
             out.write_all(&crate::render::escape::escape(&path, false).bytes)?;
         } else {

@@ -144,7 +144,9 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         }
     }
     if ia.print_marked {
-        let _ = marks::print(&app.state, &mut io::stdout().lock(), ttys.stdout, ia.null);
+        let state = &app.state;
+        let out = &mut io::stdout().lock();
+        let _ = marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null);
     }
     status
 }

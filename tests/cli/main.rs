@@ -28,6 +28,7 @@ mod generated;
 mod identity;
 mod import;
 mod interop;
+mod layers;
 mod output;
 mod shapes;
 mod sizes;
