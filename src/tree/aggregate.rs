@@ -32,6 +32,26 @@ impl Sums {
 }
 
 impl Tree {
+    /// Marks every name of a hard-linked file but the first one met (in node order) a
+    /// duplicate, for a tree still being walked: the walk settles which name counts only at
+    /// its end, and until then each name would add the file's bytes, so totals shown during
+    /// the scan would exceed what is on disk. Needs the identities (`keep_identity`); a
+    /// no-op without them.
+    pub fn mark_repeated_links(&mut self) {
+        if self.identity.len() < self.nodes.len() {
+            return;
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        for (i, node) in self.nodes.iter_mut().enumerate() {
+            if node.has(flags::HARDLINK)
+                && !node.has(flags::DUPLICATE)
+                && !seen.insert(self.identity[i])
+            {
+                node.set_flag(flags::DUPLICATE);
+            }
+        }
+    }
+
     /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
     /// filesystem) contribute nothing of their own. Call once, after [`Tree::apply_filters`].
@@ -116,6 +136,37 @@ impl Tree {
 mod tests {
     use super::*;
     use crate::tree::{EntryKind, Node, NodeId, TreeBuilder};
+
+    /// Issue 22, item 4: a tree still being walked (nothing settled) with one inode under
+    /// two names and a hard-linked file of its own: counted once each, from the first name.
+    #[test]
+    fn repeated_links_count_once_before_the_walk_settles() {
+        let dir = |d| Node::new(EntryKind::Dir, d, d, 0, 0);
+        let linked = |d| Node::new(EntryKind::File, d, d, 0, flags::HARDLINK);
+        let mut b = TreeBuilder::with_identity(true);
+        let r = b.add_roots(vec![(b"r".to_vec(), dir(4))]);
+        b.set_identity(r, (1, 1));
+        let a = b.add_children(r, [(dir(4), &b"A"[..]), (dir(4), &b"B"[..])].into_iter());
+        let f = b.add_children(a, [(linked(100), &b"f"[..])].into_iter());
+        let g = b.add_children(
+            a + 1,
+            [(linked(100), &b"g"[..]), (linked(7), &b"h"[..])].into_iter(),
+        );
+        for (id, ino) in [(a, 2), (a + 1, 3), (f, 10), (g, 10), (g + 1, 11)] {
+            b.set_identity(id, (1, ino));
+        }
+        let mut t = b.into_tree();
+        t.mark_repeated_links();
+        t.mark_repeated_links(); // idempotent
+        t.finish();
+        assert_eq!(
+            t.node(r).disk,
+            4 + 4 + 4 + 100 + 7,
+            "the inode once, h once"
+        );
+        assert_eq!(t.node(a).disk, 4 + 100, "the first name keeps it");
+        assert_eq!(t.node(a + 1).disk, 4 + 7);
+    }
 
     /// The two sweeps `finish` was before it was one.
     fn finish_in_two_sweeps(t: &mut Tree) {

@@ -311,6 +311,8 @@ fn snapshot(live: &LiveScan, shown: usize, filters: &PathFilters) -> Option<Tree
         }
         b.tree().clone()
     };
+    // never more than is on disk: a hard link counts once from its first name on
+    tree.mark_repeated_links();
     tree.apply_filters(filters);
     tree.finish();
     Some(tree)
