@@ -17,6 +17,7 @@ const CLAIMS_PER_PAGE: usize = PAGE_WORDS * 8 / 16;
 /// One bit per inode number, in pages allocated as numbers are met. Inode numbers of one
 /// filesystem cluster (ext4 hands them out per block group, btrfs and tmpfs in sequence), so
 /// a few pages cover a whole scan.
+#[derive(Clone)]
 pub(super) struct InodeBitmap {
     pages: FxHashMap<(u32, u64), u32>,
     bits: Vec<[u64; PAGE_WORDS]>,

@@ -54,7 +54,8 @@ impl<'a> Walker<'a> {
             ext4_dev: AtomicU64::new(u64::MAX),
             default_threads: OnceLock::new(),
             started: Instant::now(),
-            links: LinkSet::new(reserve_ahead),
+            // -f claims every file without a stat: a repeated number is checked
+            links: LinkSet::new(reserve_ahead).with_unverified_claims(opts.mode == SizeMode::Count),
             reserve_ahead,
             errors: Mutex::new(Vec::new()),
             progress,

@@ -25,6 +25,7 @@ use super::inode_bitmap::InodeBitmap;
 use crate::tree::{LinkKey, NodeId};
 
 mod settle;
+mod verify;
 
 pub use settle::SettledClaims;
 
@@ -74,6 +75,9 @@ struct FileClaims {
     folded: usize,
     folded_dirs: Vec<(NodeId, u32)>,
     folded_set: Option<FxHashSet<(u32, u64)>>,
+    /// The folded files' claims, their directory as `id`, when the claims are unverified
+    /// ([`LinkSet::unverified`]): a repeated number is then checked by its names.
+    folded_log: Vec<FileClaim>,
 }
 
 impl Default for FileClaims {
@@ -86,6 +90,7 @@ impl Default for FileClaims {
             folded: 0,
             folded_dirs: Vec::new(),
             folded_set: None,
+            folded_log: Vec::new(),
         }
     }
 }
@@ -106,6 +111,9 @@ pub struct LinkSet {
     files: Box<[Mutex<FileClaims>]>,
     /// Whether a thread's log takes room for [`LOG_RESERVE`] claims at its first.
     reserve_ahead: bool,
+    /// Claims are made without a stat (`-f`): a repeated inode number may be two inodes
+    /// (see `verify`).
+    unverified: bool,
 }
 
 impl Default for LinkSet {
@@ -125,7 +133,15 @@ impl LinkSet {
             devs: Mutex::default(),
             files: (0..SHARDS).map(|_| Mutex::default()).collect(),
             reserve_ahead,
+            unverified: false,
         }
+    }
+
+    /// Says that file claims are made without a stat (`-f`): settling checks repeated
+    /// inode numbers by their names' link counts.
+    pub fn with_unverified_claims(mut self, unverified: bool) -> LinkSet {
+        self.unverified = unverified;
+        self
     }
 
     fn shard_of(key: LinkKey) -> usize {
@@ -218,6 +234,9 @@ impl LinkSet {
         {
             let dev = self.dev_of(&mut files.devs, &mut last, dev);
             files.folded += 1;
+            if self.unverified {
+                files.folded_log.push(FileClaim { ino, dev, id: dir });
+            }
             if let Some(set) = files.folded_set.as_mut() {
                 set.insert((dev, ino));
             } else if let Some(seen) = files.seen.as_mut() {

@@ -51,9 +51,22 @@ impl LinkSet {
             None => Shared::numbered(shared_by_sorting(&logs)),
         };
         if !shared.is_empty() {
-            mark_duplicate_files(&logs, &shared, tree);
+            let lone = if self.unverified {
+                let repeated = logs.iter().flatten().copied();
+                super::verify::lone_inodes(
+                    repeated.filter(|c| shared.index(c.dev, c.ino).is_some()),
+                    tree,
+                )
+            } else {
+                FxHashSet::default()
+            };
+            mark_duplicate_files(&logs, &shared, &lone, tree);
         }
-        let folded = folded.settle(tree);
+        let devices = self
+            .devs
+            .into_inner()
+            .map_or_else(|e| e.into_inner().len(), |d| d.len());
+        let folded = folded.settle(tree, devices);
         SettledClaims {
             _logs: logs,
             _shared: shared,
@@ -77,6 +90,8 @@ struct FoldedInodes {
     dirs: Vec<(NodeId, u32)>,
     bitmaps: Vec<InodeBitmap>,
     sets: Vec<FxHashSet<(u32, u64)>>,
+    /// Each thread's claims when they were unverified (see `FileClaims::folded_log`).
+    logs: Vec<Vec<FileClaim>>,
 }
 
 impl FoldedInodes {
@@ -85,15 +100,22 @@ impl FoldedInodes {
         self.dirs.append(&mut files.folded_dirs);
         self.bitmaps.extend(files.seen.take());
         self.sets.extend(files.folded_set.take());
+        if !files.folded_log.is_empty() {
+            self.logs.push(std::mem::take(&mut files.folded_log));
+        }
     }
 
     /// Takes the names past the first of each inode off the directories they were summed
     /// into. Under one path it does not matter which directories: each keeps at least
     /// itself, and only the path's total is shown.
-    fn settle(mut self, tree: &mut Tree) -> FoldedInodes {
+    fn settle(mut self, tree: &mut Tree, devices: usize) -> FoldedInodes {
         if self.claims == 0 {
             return self;
         }
+        // unverified claims: the numbers met more than once, from copies of the bitmaps
+        // (merging keeps only what is shared) or, where numbers were sparse, by sorting
+        let repeated = (!self.logs.is_empty() && self.sets.is_empty())
+            .then(|| InodeBitmap::merged(self.bitmaps.clone()).0);
         let inodes = if self.sets.is_empty() {
             InodeBitmap::union_len(std::mem::take(&mut self.bitmaps))
         } else {
@@ -110,6 +132,20 @@ impl FoldedInodes {
             set.len()
         };
         let mut repeats = self.claims.saturating_sub(inodes);
+        if repeats > 0 && !self.logs.is_empty() {
+            let hidden = match &repeated {
+                Some(bitmap) => {
+                    let shared = |dev, ino| bitmap.shared_index(dev, ino).is_some();
+                    super::verify::hidden_inodes(&self.logs, shared, devices, tree)
+                }
+                None => {
+                    let set = shared_by_sorting(&self.logs);
+                    let shared = |dev, ino| set.contains(&(dev, ino));
+                    super::verify::hidden_inodes(&self.logs, shared, devices, tree)
+                }
+            };
+            repeats = repeats.saturating_sub(hidden);
+        }
         for &(dir, n) in &self.dirs {
             if repeats == 0 {
                 break;
@@ -123,8 +159,13 @@ impl FoldedInodes {
 }
 
 /// Marks each name of a shared inode but its owner (the first in depth-first order) a
-/// duplicate.
-fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tree) {
+/// duplicate; the `lone` names are inodes of their own whatever their number.
+fn mark_duplicate_files(
+    logs: &[Vec<FileClaim>],
+    shared: &Shared,
+    lone: &FxHashSet<NodeId>,
+    tree: &mut Tree,
+) {
     // the owner so far of each shared inode (by its index among them: no hash lookup a
     // claim); every name it beats, or that beats it, is marked as it is met (the order of
     // the logs does not matter, the depth-first order decides)
@@ -132,7 +173,7 @@ fn mark_duplicate_files(logs: &[Vec<FileClaim>], shared: &Shared, tree: &mut Tre
     let mut owners = vec![NO_OWNER; shared.len()];
     let mut order = DirOrder::default();
     for c in logs.iter().flatten() {
-        let Some(i) = shared.index(c.dev, c.ino) else {
+        let Some(i) = shared.index(c.dev, c.ino).filter(|_| !lone.contains(&c.id)) else {
             continue;
         };
         let owner = owners[i];

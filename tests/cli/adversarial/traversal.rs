@@ -733,3 +733,132 @@ fn huge_widths_line_counts_and_thread_counts_are_bounded() {
     let report = debug_walk(&env, &["-T", "10000", "-d", "0", "t"]).0;
     assert!(walk_threads(&report) <= 256, "{report}");
 }
+
+/// `hogs ARGS` and `du -s --inodes PATH`, retried while the pseudo-filesystem changes
+/// under them (du the same before and after hogs): (hogs's count, du's count).
+fn count_beside_du(env: &TestEnv, hogs_args: &[&str], path: &str) -> (u64, u64) {
+    // (du exits 1 on what it may not read, as hogs does: both leave it out)
+    let du = || -> u64 {
+        let out = Command::new("du")
+            .args(["-s", "--inodes", path])
+            .output()
+            .expect("run du");
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("du's count")
+    };
+    let mut last = (0, 0);
+    for _ in 0..5 {
+        let before = du();
+        let out = env.run(hogs_args);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let count = if hogs_args.contains(&"-j") {
+            size(&serde_json::from_str(&text).expect("JSON"))
+        } else {
+            text.split_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a count")
+        };
+        let after = du();
+        last = (count, before);
+        if before == after {
+            return last;
+        }
+    }
+    last
+}
+
+/// Issue 22, item 3: on procfs many names share an inode number with one link each (every
+/// `/proc/PID/task/TID/net/*` of a namespace): -f, which claims files without a stat, merged
+/// them. A repeated number is now checked by a stat of its names, so -f equals du --inodes
+/// on procfs, sysfs and real hard links, in both of its ways of counting (files summed into
+/// their directories for -d 0, nodes otherwise) at 1 and 2 threads; and the stats are about
+/// the directories plus the colliding names.
+#[test]
+fn count_mode_checks_repeated_inode_numbers() {
+    if !std::path::Path::new("/proc/1/task").exists() || !is_root() {
+        skip!("skipped: needs /proc and root (to read all of /proc/1)");
+        return;
+    }
+    let env = TestEnv::new();
+    for path in ["/proc/1", "/sys/kernel"] {
+        for threads in ["1", "2"] {
+            for (args, how) in [
+                (&["-f", "-o", "b", "-d", "0"][..], "-d 0"),
+                (&["-f", "-j", "-d", "1"][..], "-j"),
+            ] {
+                let mut all = vec!["-T", threads];
+                all.extend_from_slice(args);
+                all.push(path);
+                let (hogs, du) = count_beside_du(&env, &all, path);
+                assert_eq!(hogs, du, "hogs -f {how} -T {threads} {path} vs du --inodes");
+            }
+        }
+    }
+    env.file("l/a/f", 5000);
+    env.mkdir("l/b");
+    for i in 0..3 {
+        std::fs::hard_link(env.path("l/a/f"), env.path(format!("l/b/g{i}"))).expect("link");
+    }
+    assert_eq!(env.total(["-f", "-d", "0", "l"]), env.du_inodes(&["l"]));
+    assert_eq!(env.total(["-f", "-d", "1", "l"]), env.du_inodes(&["l"]));
+    // stat calls: about one per directory plus one per name of a repeated number
+    let Some(summary) = strace_summary(&env, &["-f", "-d", "0", "/proc/1"]) else {
+        return;
+    };
+    let find = |args: &str| {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!("find /proc/1 -xdev {args} 2>/dev/null"))
+            .output()
+            .expect("run find");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let dirs = find("-type d").lines().count();
+    let mut numbers: std::collections::HashMap<String, usize> = Default::default();
+    for n in find("! -type d -printf '%i\\n'").lines() {
+        *numbers.entry(n.to_owned()).or_default() += 1;
+    }
+    let colliding: usize = numbers.values().filter(|&&n| n > 1).sum();
+    let stats = ["statx", "newfstatat", "fstat", "lstat"]
+        .iter()
+        .map(|call| syscall_count(&summary, call))
+        .sum::<usize>();
+    assert!(
+        stats <= dirs + colliding + 16,
+        "{stats} stat calls for {dirs} directories and {colliding} colliding names"
+    );
+}
+
+/// `strace -f -c` of `hogs ARGS` (its summary table), or None when strace cannot run.
+fn strace_summary(env: &TestEnv, args: &[&str]) -> Option<String> {
+    if !have("strace") {
+        skip!("skipped (strace part): strace is not available");
+        return None;
+    }
+    let log = env.path("strace-summary.txt");
+    let status = Command::new("strace")
+        .args(["-f", "-c", "-o"])
+        .arg(&log)
+        .arg(hogs_bin())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run strace");
+    assert!(status.success() || status.code() == Some(1), "{status:?}");
+    Some(fs::read_to_string(log).expect("read the strace summary"))
+}
+
+/// The calls column of `call` in an strace summary (0 when absent).
+fn syscall_count(summary: &str, call: &str) -> usize {
+    summary
+        .lines()
+        .find(|l| l.split_whitespace().last() == Some(call))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
