@@ -106,7 +106,9 @@ impl<'a> Walker<'a> {
 
     /// The arguments that could be stat'ed; an error for each of the others.
     fn stat_roots(&self, paths: &[OsString]) -> Vec<Root> {
-        let (follow, keep_extra) = (self.opts.follow_links, self.opts.keep_extra);
+        // a symlink named on the command line is followed (du's -D, as dust, ncdu and gdu
+        // do): the user asked for what it points at; -L is about the links below
+        let (follow, keep_extra) = (true, self.opts.keep_extra);
         let mut roots = Vec::new();
         for p in paths {
             let bytes = p.as_bytes();
@@ -142,7 +144,7 @@ impl<'a> Walker<'a> {
             if !self.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
                 continue;
             }
-            let fd = match sys::open_dir_path(&path, self.opts.follow_links) {
+            let fd = match sys::open_dir_path(&path, true) {
                 Ok(fd) => fd,
                 Err(e) => {
                     self.unreadable(id, e);

@@ -112,25 +112,38 @@ fn root_slash_never_doubled() {
     assert_eq!(name(&v), "/");
 }
 
-/// Case 4: a symlink argument is the link itself unless -L.
+/// Case 4 (issue 24, item 6): a symlink named on the command line is followed, as du -D,
+/// dust, ncdu and gdu do; the links below it are not, unless -L. A dangling one is an error.
 #[test]
-fn symlink_argument_not_followed() {
+fn symlink_argument_followed() {
     let env = TestEnv::new();
     env.file("d/big", 300_000);
+    env.symlink("big", "d/inner");
     env.symlink("d", "link");
+    env.symlink("nowhere", "dangling");
     let v = env.json(["link"]);
     assert_eq!(
         size(&v),
-        env.du_disk(&["link"]),
-        "hogs link = du -sB1 link (the link itself)"
+        env.du_total(&["-B1", "-D"], &["link"]),
+        "hogs link = du -sDB1 link (what it points at)"
     );
-    assert!(size(&v) < 300_000, "the link was followed: {v}");
-    assert!(children(&v).is_empty(), "a link has no children: {v}");
+    assert!(size(&v) >= 300_000, "the link was not followed: {v}");
+    assert_eq!(name(&v), "link", "labelled as typed: {v}");
+    assert_eq!(children(&v).len(), 2, "d's entries, inner a link: {v}");
     assert_eq!(
         env.total(["-L", "link"]),
         env.du_total(&["-B1", "-L"], &["link"]),
         "hogs -L link = du -sLB1 link"
     );
+    let out = env.run(["dangling"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: cannot access 'dangling': No such file or directory\n"
+    );
+    // the interactive view's export and deletion start from the same followed root
+    let out = env.run(["-O", "scan.json", "link"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
 
 /// Case 4: a FIFO (opening it would block forever) and character devices (opening /dev/zero
