@@ -117,8 +117,10 @@ impl Config {
         };
         (exclusions.names, exclusions.paths) =
             names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
-        let collapse = names_and_paths(&cli.collapse, "--collapse")?;
+        let mut collapse = names_and_paths(&cli.collapse, "--collapse")?;
         let mut paths = paths(&mut cli)?;
+        exclusions.paths = as_walked(exclusions.paths, &paths);
+        collapse.1 = as_walked(collapse.1, &paths);
         let mut import = cli.import.take();
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
         let terminals = Terminals {
@@ -377,6 +379,44 @@ fn units(format: Option<OutputFormat>) -> UnitStyle {
 /// Values that name an entry anywhere (`node_modules`) or one exact path (`src/target`, as
 /// the walk spells it: the path as typed, then '/'-joined names): (names, paths).
 type NamesAndPaths = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+/// `-X` and `--collapse` paths in every spelling the walk may meet them in: as typed, and,
+/// for each scanned path that holds the same file (compared once both are resolved: `p/q`
+/// from the working directory, `$PWD/p/q`, a path through a symlink), the scanned path as
+/// typed followed by the rest. A path that does not exist keeps its one spelling.
+fn as_walked(patterns: Vec<Vec<u8>>, roots: &[OsString]) -> Vec<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    if patterns.is_empty() {
+        return patterns;
+    }
+    let roots: Vec<(&[u8], std::path::PathBuf)> = roots
+        .iter()
+        .filter_map(|r| Some((r.as_bytes(), std::fs::canonicalize(r).ok()?)))
+        .collect();
+    let mut all = patterns.clone();
+    for p in &patterns {
+        let Ok(real) = std::fs::canonicalize(std::ffi::OsStr::from_bytes(p)) else {
+            continue;
+        };
+        for (typed, root) in &roots {
+            let Ok(rest) = real.strip_prefix(root) else {
+                continue;
+            };
+            if rest.as_os_str().is_empty() {
+                continue; // the root itself is never left out
+            }
+            let mut spelled = trim_trailing_slashes(typed).to_vec();
+            if spelled != b"/" {
+                spelled.push(b'/');
+            }
+            spelled.extend_from_slice(rest.as_os_str().as_bytes());
+            if !all.contains(&spelled) {
+                all.push(spelled);
+            }
+        }
+    }
+    all
+}
 
 fn names_and_paths(values: &[OsString], flag: &str) -> Result<NamesAndPaths, ConfigError> {
     let (mut names, mut paths) = (Vec::new(), Vec::new());

@@ -417,3 +417,43 @@ fn dim_draws_guides_and_bars_faint_only_in_colour() {
     let strip = |s: &str| s.replace("\x1b[2m", "").replace("\x1b[0m", "");
     assert_eq!(strip(&dim).lines().count(), strip(&bright).lines().count());
 }
+
+/// Issue 24, item 5: `-X` and `--collapse` with a path act whatever its spelling: relative
+/// to the working directory, absolute, with `./` or a trailing slash, through a symlink.
+#[test]
+fn exclude_and_collapse_paths_in_every_spelling() {
+    let env = TestEnv::new();
+    env.file("xt/p/q/big", 100_000).file("xt/p/r/s", 1000);
+    env.symlink("xt/p", "plink");
+    let without_q = env.du_total(&["-B1", "--exclude=xt/p/q"], &["xt"]);
+    let absolute = env.path("xt/p/q").to_string_lossy().into_owned();
+    for spelling in [
+        "xt/p/q",
+        "./xt/p/q",
+        "xt/p/q/",
+        absolute.as_str(),
+        "plink/q",
+    ] {
+        assert_eq!(
+            env.total(["-X", spelling, "xt"]),
+            without_q,
+            "-X {spelling} xt"
+        );
+    }
+    // from inside the scanned directory, its paths are relative to it
+    let out = Command::new(hogs_bin())
+        .current_dir(env.path("xt"))
+        .args(["-o", "b", "-d", "0", "-X", "p/q", "."])
+        .output()
+        .expect("run hogs");
+    let total: u64 = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a total");
+    assert_eq!(total, without_q, "cd xt; hogs -X p/q .");
+    let text = String::from_utf8_lossy(&env.stdout_ok(["-n", "20", "--collapse", &absolute, "xt"]))
+        .into_owned();
+    assert!(!text.contains("big"), "q collapsed: {text}");
+    assert!(text.contains(" q"), "q shown: {text}");
+}
