@@ -12,7 +12,7 @@ use std::ffi::{c_char, c_int};
 use hogs::app;
 use hogs::config::file::{parse_args, ArgsError};
 use hogs::config::{Config, Mode};
-use hogs::error::say;
+use hogs::error::{say, ExitStatus};
 
 #[allow(unsafe_code)] // the C entry point: nothing else calls it
 #[no_mangle]
@@ -80,5 +80,9 @@ fn run() -> i32 {
         Mode::Diff { diff, json } => app::diff::run(&config, diff, *json),
         Mode::Interactive(ia) => hogs::tui::run(&config, ia),
     };
+    // --exit-zero: what could not be read was named; the status keeps dust's 0
+    if config.exit_zero && status == ExitStatus::Incomplete {
+        return 0;
+    }
     status as i32
 }

@@ -280,6 +280,11 @@ pub struct Cli {
     #[arg(long = "print-errors")]
     pub print_errors: bool,
 
+    /// Exit 0 even when something could not be read, as dust does (the errors are still
+    /// named, and left out of the totals)
+    #[arg(long = "exit-zero")]
+    pub exit_zero: bool,
+
     /// Accepted for dust's users and ignored: hogs never recurses, so default stacks suffice
     #[arg(short = 'S', long = "stack-size", value_name = "BYTES")]
     pub stack_size: Option<String>,

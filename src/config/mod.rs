@@ -52,6 +52,8 @@ pub struct Config {
     /// What was changed of what the user asked (a value past its cap): said once on stderr
     /// before the run.
     pub notes: Vec<String>,
+    /// `--exit-zero`: status 0 though something could not be read (dust's convention).
+    pub exit_zero: bool,
 }
 
 /// The most walker threads: past a few hundred, more threads only wait on the same disk
@@ -145,6 +147,7 @@ impl Config {
             stack_size_ignored: cli.stack_size.is_some(),
             terminals,
             notes: numbers.notes,
+            exit_zero: cli.exit_zero,
         })
     }
 }

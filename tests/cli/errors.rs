@@ -439,3 +439,24 @@ fn refused_values_name_what_is_accepted_and_n_0_shows_the_root() {
         String::from_utf8_lossy(&out)
     );
 }
+
+/// Issue 24, item 12: what could not be read makes the status 1 (as du and ncdu); scripts
+/// written for dust's 0 ask for it with `--exit-zero` (or `exit-zero = true`), and the
+/// error is still named.
+#[test]
+fn exit_zero_keeps_the_errors_and_gives_status_0() {
+    if !can_run_unprivileged() {
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("d/locked/secret", 5_000).file("d/open", 1_000);
+    env.chmod("d/locked", 0o000);
+    let out = env.run_unprivileged(["-d", "0", "d"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = env.run_unprivileged(["--exit-zero", "-d", "0", "d"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        stderr_lines(&out),
+        ["hogs: cannot read directory 'd/locked': Permission denied"]
+    );
+}
