@@ -1,6 +1,9 @@
 //! The config file: `$XDG_CONFIG_HOME/hogs/config.toml` (else `~/.config/hogs/config.toml`),
-//! or `--config FILE`. Its keys are the long flags (`reverse = true`, `depth = 3`,
-//! `ignore-directory = ["node_modules", ".git"]`).
+//! or `--config FILE`; without one of hogs's own, dust's (`~/.dust.toml`, else
+//! `$XDG_CONFIG_HOME/dust/config.toml` or `~/.config/dust/config.toml`), so a dust user's
+//! settings carry over. Its keys are the long flags (`reverse = true`, `depth = 3`,
+//! `ignore-directory = ["node_modules", ".git"]`), and dust's names for some of them
+//! (`display-full-paths`, `display-apparent-size`, `no-bars`, `disable-progress`).
 //!
 //! Each setting becomes a flag placed before the user's own arguments, so there is one parser
 //! and one set of rules, and the command line wins: options override themselves, and every
@@ -31,13 +34,16 @@ const NOT_KEYS: &[&str] = &[
     "export-extended",
     "diff",
     "diff-root-any",
-    // what to scan is given per run, not a standing setting
-    "files-from",
-    "files0-from",
-    // dust's; it does nothing here
-    "stack-size",
     // how the marked paths are written depends on the pipe they go to on this command line
     "null",
+];
+
+/// dust's config keys that name a hogs flag differently: (dust's key, hogs's long flag).
+const DUST_KEYS: &[(&str, &str)] = &[
+    ("display-full-paths", "full-paths"),
+    ("display-apparent-size", "apparent-size"),
+    ("no-bars", "no-percent-bars"),
+    ("disable-progress", "no-progress"),
 ];
 
 /// Settings of the interactive view alone (`hogs i`): the other views ignore them when they
@@ -55,15 +61,49 @@ pub enum ArgsError {
 
 /// The file to read without `--config`: None when neither XDG_CONFIG_HOME nor HOME is set.
 pub fn default_path() -> Option<PathBuf> {
+    Some(config_home()?.join("hogs").join("config.toml"))
+}
+
+/// `$XDG_CONFIG_HOME`, else `~/.config`.
+fn config_home() -> Option<PathBuf> {
     let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute()); // the spec says to ignore a relative one
-    let base = xdg.or_else(|| {
-        std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(|h| Path::new(&h).join(".config"))
-    })?;
-    Some(base.join("hogs").join("config.toml"))
+    xdg.or_else(|| home().map(|h| h.join(".config")))
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Where settings come from without `--config`: hogs's own file, else the first of dust's
+/// that exists (read as dust reads it: a key that is wrong there is skipped with a warning).
+fn default_file() -> Option<(PathBuf, Source)> {
+    let own = default_path();
+    if let Some(own) = own.filter(|p| p.exists()) {
+        return Some((own, Source::Own));
+    }
+    let dust = [
+        home().map(|h| h.join(".dust.toml")),
+        config_home().map(|c| c.join("dust").join("config.toml")),
+    ];
+    dust.into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .map(|p| (p, Source::Dust))
+}
+
+/// Whose file the settings are read from.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Source {
+    /// hogs's default file: a bad key is an error.
+    Own,
+    /// Named with `--config`: a bad key is an error; a missing file a warning (as dust).
+    Named,
+    /// dust's: written for dust, so a key hogs cannot take is skipped with a warning.
+    Dust,
 }
 
 /// Parses `argv` with the config file's settings in front of the user's arguments. Meant
@@ -94,18 +134,17 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     import_without_paths(&user, &cmd)?;
     let file = match (&user.config, user.no_config) {
         (_, true) => None,
-        (Some(path), false) => Some((PathBuf::from(path), true)),
-        (None, false) => default_path().map(|p| (p, false)),
+        (Some(path), false) => Some((PathBuf::from(path), Source::Named)),
+        (None, false) => default_file(),
     };
-    let Some((path, named)) = file else {
+    let Some((path, source)) = file else {
         return Ok(user);
     };
     let text = match std::fs::read(&path) {
         Ok(bytes) => bytes,
-        // No default file, or one in a home we may not enter (`sudo -u nobody hogs`): no
-        // settings. A file named with --config must be there.
+        // A default file in a home we may not enter (`sudo -u nobody hogs`): no settings.
         Err(e)
-            if !named
+            if source != Source::Named
                 && matches!(
                     e.kind(),
                     std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
@@ -113,13 +152,16 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
         {
             return Ok(user)
         }
+        // a file named with --config that is not there: said, and the run goes on without
+        // it, as dust does
         Err(e) => {
-            return Err(ArgsError::Config(format!(
-                "cannot read config file '{}': {}",
+            crate::error::say(format!(
+                "warning: cannot read config file '{}': {}; going on without it",
                 path.display(),
                 e.raw_os_error()
                     .map_or_else(|| e.to_string(), crate::sys::describe)
-            )))
+            ));
+            return Ok(user);
         }
     };
     let interactive = matches!(
@@ -129,7 +171,8 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
     if !any_long {
         cmd = ManuallyDrop::new(cli::command()); // settings may turn flags off
     }
-    let settings = settings_args(&path, &text, &cmd, interactive).map_err(ArgsError::Config)?;
+    let settings = settings_args(&path, &text, &cmd, interactive, source == Source::Dust)
+        .map_err(ArgsError::Config)?;
     if settings.is_empty() {
         return Ok(user);
     }
@@ -198,7 +241,7 @@ fn import_without_paths(user: &Cli, cmd: &clap::Command) -> Result<(), ArgsError
 /// The flags a config file's text stands for, or the one-line error naming `path`, the line
 /// and the key (for tests that feed it generated text).
 pub fn check_text(path: &Path, bytes: &[u8]) -> Result<Vec<OsString>, String> {
-    settings_args(path, bytes, &cli::command(), false)
+    settings_args(path, bytes, &cli::command(), false, false)
 }
 
 /// The flags the file's settings stand for, each one checked.
@@ -207,6 +250,7 @@ fn settings_args(
     bytes: &[u8],
     cmd: &clap::Command,
     interactive: bool,
+    lenient: bool,
 ) -> Result<Vec<OsString>, String> {
     let file = path.display();
     let text = std::str::from_utf8(bytes).map_err(|e| {
@@ -227,7 +271,15 @@ fn settings_args(
         let only_i = INTERACTIVE_ONLY.contains(&name);
         let these = key_args(name, value.get_ref(), cmd)
             .and_then(|a| check(&a, cmd, only_i).map(|()| a))
-            .map_err(|why| format!("{file}:{line}: key '{name}': {why}"))?;
+            .map_err(|why| format!("{file}:{line}: key '{name}': {why}"));
+        let these = match these {
+            Ok(these) => these,
+            Err(e) if lenient => {
+                crate::error::say(format!("warning: {e}; ignored"));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if interactive || !only_i {
             args.extend(these);
         }
@@ -246,6 +298,13 @@ fn line_of(text: &[u8], offset: usize) -> usize {
 
 /// The command-line form of one setting.
 fn key_args(name: &str, value: &DeValue<'_>, cmd: &clap::Command) -> Result<Vec<OsString>, String> {
+    if name == "stack-size" {
+        return Ok(Vec::new()); // dust's: the walk does not recurse, there is nothing to size
+    }
+    let name = DUST_KEYS
+        .iter()
+        .find(|(dust, _)| *dust == name)
+        .map_or(name, |(_, hogs)| hogs);
     let arg = cmd
         .get_arguments()
         .find(|a| a.get_long() == Some(name) && !a.is_hide_set())

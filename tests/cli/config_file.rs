@@ -171,12 +171,78 @@ fn config_is_found_in_xdg_then_home_or_given() {
         xdg.to_str(),
         &["-b", "--config", "mine.toml", "d"]
     )));
+    // a --config FILE that is not there is said, and the run goes on (as dust)
     let out = env.run(["--config", "missing.toml", "d"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "hogs: cannot read config file 'missing.toml': No such file or directory\n"
+        "hogs: warning: cannot read config file 'missing.toml': No such file or directory; \
+         going on without it\n"
     );
+}
+
+/// Issue 24, item 2: dust's own sample settings are taken with dust's meaning, from dust's
+/// file when hogs has none of its own (`~/.dust.toml`, else `~/.config/dust/config.toml`);
+/// a key hogs cannot take there is skipped with a warning, not fatal.
+#[test]
+fn dust_config_is_read_with_dusts_keys() {
+    let env = TestEnv::new();
+    tree(&env);
+    let home = env.path("dusthome");
+    std::fs::create_dir_all(home.join(".config/dust")).expect("mkdir");
+    std::fs::write(env.path("list.txt"), "d\n").expect("write");
+    let dust_sample = "reverse = true\nno-colors = true\nno-bars = true\nskip-total = true\n\
+        ignore-hidden = true\nlimit-filesystem = true\ndisplay-full-paths = true\n\
+        display-apparent-size = true\ndisable-progress = true\nstack-size = 1048576\n\
+        threads = 2\nnumber-of-lines = 5\nprint-errors = true\nbars-on-right = true\n\
+        only-dir = true\nscreen-reader = false\noutput-json = false\ndim = false\n\
+        force-colors = false\nmin-size = \"1\"\noutput-format = \"si\"\n\
+        collapse = [\"nothing-here\"]\nfiles-from = \"list.txt\"\n";
+    let run = |home: &Path| {
+        env.hogs()
+            .env("HOME", home)
+            .env_remove("XDG_CONFIG_HOME")
+            .args(["-w", "60", "-o", "b"])
+            .output()
+            .expect("run hogs")
+    };
+    for file in [".config/dust/config.toml", ".dust.toml"] {
+        std::fs::write(home.join(file), dust_sample).expect("write dust's config");
+        let out = run(&home);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{file}: {out:?}");
+        assert!(out.stderr.is_empty(), "{file}: {out:?}");
+        // apparent sizes (display-apparent-size), full paths, no bars, root first (reverse)
+        let first = text.lines().next().unwrap_or("");
+        assert!(first.ends_with("└─┬ d"), "reverse: {text}");
+        let size: u64 = first
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(!size.is_multiple_of(512), "apparent sizes, not blocks: {text}");
+        assert!(!text.contains('█'), "no-bars: {text}");
+        assert!(text.contains("d/"), "display-full-paths: {text}");
+    }
+    // a key dust has and hogs does not take: a warning, the rest applies
+    std::fs::write(home.join(".dust.toml"), "reverse = true\nno-such-key = 1\n").expect("write");
+    let out = run(&home);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("hogs: warning: ") && err.contains("no-such-key"),
+        "{err}"
+    );
+    // hogs's own file, when there is one, is the one read
+    let xdg = write_config(&env, "reverse = false\n");
+    let out = env
+        .hogs()
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &xdg)
+        .args(["-w", "60", "d"])
+        .output()
+        .expect("run hogs");
+    assert!(out.stderr.is_empty(), "{out:?}");
 }
 
 #[test]
@@ -262,6 +328,8 @@ fn sample_value(key: &str) -> &'static str {
         "ignore-all-in-file" => "\"ignore.txt\"",
         "mtime" | "atime" | "ctime" => "\"-1\"",
         "filetime" => "\"m\"",
+        "files-from" | "files0-from" => "\"empty.txt\"",
+        "stack-size" => "1048576",
         other => panic!("no sample value for the config key {other:?}: add one"),
     }
 }
@@ -273,6 +341,7 @@ fn every_long_flag_is_a_documented_config_key() {
     let env = TestEnv::new();
     tree(&env);
     std::fs::write(env.path("ignore.txt"), "x\n").expect("write");
+    std::fs::write(env.path("empty.txt"), "").expect("write");
     let cmd = hogs::config::cli::command();
     let not_keys = [
         "help",
@@ -284,9 +353,6 @@ fn every_long_flag_is_a_documented_config_key() {
         "export-extended",
         "diff",
         "diff-root-any",
-        "files-from",
-        "files0-from",
-        "stack-size",
         "null",
     ];
     let mut keys = 0;

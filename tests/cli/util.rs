@@ -236,8 +236,9 @@ impl TestEnv {
         cmd.env_remove("CLICOLOR_FORCE");
         cmd.env_remove("COLUMNS");
         cmd.env_remove("LINES");
-        // no config file but the one a test writes (see config_file.rs)
+        // no config file but the one a test writes (see config_file.rs), hogs's or dust's
         cmd.env("XDG_CONFIG_HOME", self.root().join("no-such-config-dir"));
+        cmd.env("HOME", self.root().join("no-such-home"));
         cmd
     }
 
