@@ -29,7 +29,7 @@ complete -c hogs -l files-from -d 'Scan the paths listed in FILE, one per line (
 complete -c hogs -l files0-from -d 'Scan the paths listed in FILE, each ended by a NUL byte (\'-\' for stdin)' -r
 complete -c hogs -s S -l stack-size -d 'Accepted for dust\'s users and ignored: hogs never recurses, so default stacks suffice' -r
 complete -c hogs -l config -d 'Read settings from this TOML file instead of the default config file' -r
-complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin)' -r
+complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin). Several files (repeated, or several after one --import) are scans of parts of a tree, merged: each placed at the path it was scanned at' -r
 complete -c hogs -l diff -d 'Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank, appeared or went. The new scan is PATH, or another export: a PATH that is a regular file, or --import FILE' -r
 complete -c hogs -s r -l reverse -d 'Print the tree upside down: the root first, biggest entries at the top'
 complete -c hogs -s s -l apparent-size -d 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'
@@ -53,6 +53,7 @@ complete -c hogs -l dim -d 'Draw the tree guides and bars faint, so names and si
 complete -c hogs -s t -l file-types -d 'Group the files by extension: the biggest kinds, then the rest as (others)'
 complete -c hogs -l print-errors -d 'Name every path that could not be read (hogs always does; accepted for dust\'s users)'
 complete -c hogs -l no-config -d 'Read no config file'
+complete -c hogs -l import-keep-first -d 'With several --import files: where two parts overlap, keep what the one given first has (instead of an error)'
 complete -c hogs -l diff-root-any -d 'With --diff: compare even when the two scans are of different directories'
 complete -c hogs -l no-delete -d '`hogs i`: turn deleting (d, t) off'
 complete -c hogs -l print-marked -d '`hogs i`: on exit, print the marked paths to stdout, one per line'
@@ -78,6 +79,7 @@ complete -c hogs -l no-screen-reader -d 'Undo --screen-reader'
 complete -c hogs -l no-dim -d 'Undo --dim'
 complete -c hogs -l no-file-types -d 'Undo --file-types'
 complete -c hogs -l no-print-errors -d 'Undo --print-errors'
+complete -c hogs -l no-import-keep-first -d 'Undo --import-keep-first'
 complete -c hogs -l no-diff-root-any -d 'Undo --diff-root-any'
 complete -c hogs -l delete -d 'Undo --no-delete'
 complete -c hogs -l no-print-marked -d 'Undo --print-marked'

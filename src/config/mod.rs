@@ -21,6 +21,15 @@ use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
 pub use mode::{DiffOptions, ExportTarget, Form, Interactive, Mode, Rows, View};
 
+/// `--import FILE…`: the exports to load instead of walking, merged when there are several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imports {
+    /// One or more files (`-`: stdin, alone).
+    pub files: Vec<OsString>,
+    /// Overlapping parts keep what the one given first has (`--import-keep-first`).
+    pub keep_first: bool,
+}
+
 /// What the run found out about where it is: read once, here, and nowhere else.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Terminals {
@@ -44,7 +53,7 @@ pub struct Config {
     /// Load this ncdu-format file (`-`: stdin) instead of walking `paths`. The walk options
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
-    pub import: Option<OsString>,
+    pub import: Option<Imports>,
     /// `-S` was given: it does nothing, and the printed runs say so once.
     pub stack_size_ignored: bool,
     /// Which of stdout and stderr are terminals.
@@ -119,7 +128,10 @@ impl Config {
             names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
         let collapse = names_and_paths(&cli.collapse, "--collapse")?;
         let mut paths = paths(&mut cli)?;
-        let mut import = cli.import.take();
+        let mut import = (!cli.import.is_empty()).then(|| Imports {
+            files: std::mem::take(&mut cli.import),
+            keep_first: cli.import_keep_first,
+        });
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
         let terminals = Terminals {
             stdout,

@@ -126,7 +126,7 @@ pub(super) fn decide(
     cli: &Cli,
     interactive: bool,
     paths: &mut Vec<OsString>,
-    import: &mut Option<OsString>,
+    import: &mut Option<super::Imports>,
 ) -> Result<Mode, ConfigError> {
     let export = cli.export.clone().map(|file| ExportTarget {
         file,
@@ -217,7 +217,7 @@ fn diff_clash(cli: &Cli) -> Option<&'static str> {
 fn new_scan_of_diff(
     old: &OsString,
     paths: &mut Vec<OsString>,
-    import: &mut Option<OsString>,
+    import: &mut Option<super::Imports>,
 ) -> Result<(), ConfigError> {
     if import.is_none() {
         if paths.len() != 1 {
@@ -226,10 +226,14 @@ fn new_scan_of_diff(
             ));
         }
         if std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()) {
-            *import = Some(paths.remove(0));
+            *import = Some(super::Imports {
+                files: vec![paths.remove(0)],
+                keep_first: false,
+            });
         }
     }
-    if import.as_deref() == Some(OsStr::new("-")) && old == "-" {
+    let stdin = |f: &OsString| f.as_os_str() == OsStr::new("-");
+    if import.as_ref().is_some_and(|i| i.files.iter().any(stdin)) && old == "-" {
         return Err(ConfigError(
             "--diff: the old and the new scan cannot both come from stdin".into(),
         ));

@@ -280,6 +280,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "config",
         "no-config",
         "import",
+        "import-keep-first",
         "export",
         "export-extended",
         "diff",

@@ -28,6 +28,7 @@ mod generated;
 mod identity;
 mod import;
 mod interop;
+mod merge;
 mod output;
 mod shapes;
 mod sizes;
