@@ -145,7 +145,6 @@ fn parts_scanned_in_parallel_merge_to_what_du_says_of_the_whole() {
 fn directories_no_part_scanned_have_no_size_and_say_so() {
     let env = TestEnv::new();
     split_tree(&env);
-    let parts = parts_of(&env);
     let a = ["-O", "a.json", "top/a/x"];
     let b = ["-O", "b.json", "top/b/z"];
     env.stdout_ok(a);
@@ -171,7 +170,6 @@ fn directories_no_part_scanned_have_no_size_and_say_so() {
     assert_eq!(text.matches("\"unscanned\":true").count(), 3, "{text}");
     let again = env.json(["--import", "ab.json", "-s"]);
     assert_eq!(again, v);
-    drop(parts);
 }
 
 #[test]
@@ -273,4 +271,55 @@ fn parts_that_cannot_be_merged_are_one_line_errors() {
             && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// docs/SPLIT-SCANS.md's recipe as it is written there (xargs -P), names with a space and a
+/// newline among the parts: the merge is du of the whole.
+#[test]
+fn the_documented_xargs_recipe_merges_to_du() {
+    let env = TestEnv::new();
+    split_tree(&env);
+    env.file("top/b/we ird\nname/q", 6_000);
+    let script = r#"set -e
+TOP="$PWD/top"
+mkdir -p parts
+find "$TOP" -mindepth 2 -maxdepth 2 -type d -print0 > parts.list
+top_part() {                           # the whole tree, every part left out
+  local args=() p
+  while IFS= read -r -d '' p; do args+=(-X "$p"); done < parts.list
+  hogs -O parts/top.json "${args[@]}" "$TOP"
+}
+top_part & top=$!
+xargs -0 -a parts.list -P 8 -n 1 sh -c \
+  'hogs -T 2 -O "parts/$(printf %s "$1" | sha256sum | cut -c1-16).json" "$1"' sh
+wait "$top"
+"#;
+    let bin_dir = hogs_bin().parent().expect("bin dir").to_owned();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![bin_dir];
+    dirs.extend(std::env::split_paths(&path));
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(env.root())
+        .env("PATH", std::env::join_paths(dirs).expect("PATH"))
+        .env("XDG_CONFIG_HOME", env.root().join("no-such-config-dir"))
+        .output()
+        .expect("run bash");
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<String> = std::fs::read_dir(env.path("parts"))
+        .expect("parts/")
+        .map(|e| format!("parts/{}", e.expect("entry").file_name().to_string_lossy()))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 7, "the top part and six parts: {files:?}");
+    let mut import: Vec<&str> = vec!["--import"];
+    import.extend(files.iter().map(String::as_str));
+    assert_eq!(env.total(with(&["-s"], &import)), env.du_apparent(&["top"]));
+    assert_eq!(env.total(&import), env.du_disk(&["top"]));
+    assert_eq!(env.total(with(&["-f"], &import)), env.du_inodes(&["top"]));
 }
