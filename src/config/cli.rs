@@ -226,6 +226,12 @@ pub struct Cli {
     #[arg(short = 't', long = "file-types")]
     pub file_types: bool,
 
+    /// Who is using it: the owners by usage (user name, else uid), hard links once, -e/-v
+    /// applied; reads owners from the walk or an --export-extended scan. `hogs i`: the `o`
+    /// key shows them
+    #[arg(long = "by-owner")]
+    pub by_owner: bool,
+
     /// Only count files modified in this many days, as find(1): +N more than N days ago, N
     /// between N and N+1 days ago, -N less than N days ago
     #[arg(

@@ -32,6 +32,8 @@ const NOT_KEYS: &[&str] = &[
     "export-extended",
     "diff",
     "diff-root-any",
+    // a question asked of one scan (it also makes the walk record every entry's owner)
+    "by-owner",
     // what to scan is given per run, not a standing setting
     "files-from",
     "files0-from",

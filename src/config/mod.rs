@@ -323,7 +323,9 @@ fn walk_options(
         // the time filters and -m read times (and stat every entry, even with -f)
         keep_extra: export.is_some_and(|e| e.extended)
             || !filters.times.is_empty()
-            || cli.filetime.is_some(),
+            || cli.filetime.is_some()
+            // --by-owner: the uid of every entry
+            || cli.by_owner,
         // only the paths' own lines are shown, no file below them: -d 0 of the tree of
         // bars, with nothing that looks at files one by one (-e, -v, time filters, -t, -F,
         // -m) or keeps them (exports, the interactive view, --diff, -j, --import)

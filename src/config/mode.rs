@@ -38,6 +38,8 @@ pub enum Rows {
     OnlyFiles,
     /// `-t`: files grouped by extension, a small tree of its own shown whole.
     FileTypes,
+    /// `--by-owner`: usage per owner, a small tree of its own shown whole.
+    Owners,
 }
 
 /// How a printed view is written.
@@ -137,6 +139,9 @@ pub(super) fn decide(
             "--export does not apply to the interactive view (`hogs i`)".into(),
         ));
     }
+    if let (true, Some(flag)) = (cli.by_owner, owner_clash(cli, export.is_some())) {
+        return Err(ConfigError(format!("--by-owner does not apply to {flag}")));
+    }
     if export.is_some() && paths.len() != 1 {
         return Err(ConfigError(
             "--export writes one directory: give a single path".into(),
@@ -180,7 +185,9 @@ fn printed_view(cli: &Cli) -> View {
     } else {
         Form::Bars
     };
-    let rows = if cli.file_types {
+    let rows = if cli.by_owner {
+        Rows::Owners
+    } else if cli.file_types {
         Rows::FileTypes
     } else if cli.only_file && form != Form::Json {
         Rows::OnlyFiles
@@ -188,6 +195,19 @@ fn printed_view(cli: &Cli) -> View {
         Rows::Tree
     };
     View { rows, form }
+}
+
+/// The first flag given that the owners' view cannot go with.
+fn owner_clash(cli: &Cli, export: bool) -> Option<&'static str> {
+    if export {
+        Some("--export (--export-extended records the owners)")
+    } else if cli.filetime.is_some() {
+        Some("--filetime (a time is no usage)")
+    } else if cli.file_types {
+        Some("--file-types")
+    } else {
+        None
+    }
 }
 
 /// The first flag given that a comparison has no use for.
@@ -200,6 +220,8 @@ fn diff_clash(cli: &Cli) -> Option<&'static str> {
         Some("--collapse")
     } else if cli.file_types {
         Some("--file-types")
+    } else if cli.by_owner {
+        Some("--by-owner")
     } else if cli.filetime.is_some() {
         Some("--filetime") // a newest time has no change to show
     } else if cli.screen_reader {

@@ -15,6 +15,7 @@ pub mod event;
 pub mod listing;
 pub mod marks;
 mod overlay;
+mod owners;
 mod requests;
 pub mod state;
 pub mod style;

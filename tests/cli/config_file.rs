@@ -285,6 +285,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "export-extended",
         "diff",
         "diff-root-any",
+        "by-owner",
         "files-from",
         "files0-from",
         "stack-size",

@@ -30,6 +30,7 @@ mod import;
 mod interop;
 mod merge;
 mod output;
+mod owners;
 mod shapes;
 mod sizes;
 mod syscalls;
