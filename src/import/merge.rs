@@ -9,7 +9,8 @@
 //!
 //! A part whose root is inside another part is placed into it, where that part has no entry
 //! of the name: the outer part was scanned with the inner part's directory left out (`-X`),
-//! which is how the files directly in the top directories are covered (docs/SPLIT-SCANS.md).
+//! which is how the files directly in the top directories are covered (docs/SPLIT-SCANS.md),
+//! or listed it only as not entered (`"excluded"`: another filesystem with `-x`).
 //! Where the outer part does list the inner part's root, or two parts are of the same
 //! directory, the parts overlap: an error naming both, unless `--import-keep-first`, which
 //! keeps what the part given first has and leaves the other's out (said in a note).
@@ -253,10 +254,21 @@ impl Merge<'_> {
 }
 
 impl Graft for Merge<'_> {
-    fn meet(&mut self, at: usize, name: &[u8], is_dir: bool) -> Result<Meet, ImportError> {
+    fn meet(
+        &mut self,
+        at: usize,
+        name: &[u8],
+        is_dir: bool,
+        excluded: bool,
+    ) -> Result<Meet, ImportError> {
         let Some(k) = self.kid(at, name) else {
             return Ok(Meet::Plain);
         };
+        if excluded && self.spots[k].part.is_some() {
+            // not scanned there (another filesystem, -x): the part that scanned it replaces
+            // the mark, when this directory closes
+            return Ok(Meet::Skip);
+        }
         let Some(&reading) = self.reading.last() else {
             return Ok(Meet::Plain);
         };

@@ -243,7 +243,14 @@ pub(super) enum Meet {
 /// position is where a directory is in the merge's tree of part roots.
 pub(super) trait Graft {
     /// An entry `name` of the directory at merge position `at` was read: what to do with it.
-    fn meet(&mut self, at: usize, name: &[u8], is_dir: bool) -> Result<Meet, ImportError>;
+    /// `excluded`: the entry says it was not scanned (another filesystem, a pattern).
+    fn meet(
+        &mut self,
+        at: usize,
+        name: &[u8],
+        is_dir: bool,
+        excluded: bool,
+    ) -> Result<Meet, ImportError>;
     /// The directory at merge position `at` is about to close: the parts that belong in it and
     /// were not met are read into it now.
     fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;
@@ -451,7 +458,10 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         let (parent_index, parent_dev, parent_at) = parent.unwrap_or((0, 0, None));
         let mut at = None;
         if let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) {
-            match m.graft.meet(at_parent, &self.name, is_dir)? {
+            match m
+                .graft
+                .meet(at_parent, &self.name, is_dir, info.excluded.is_some())?
+            {
                 Meet::Plain => {}
                 Meet::Descend(here) => at = Some(here),
                 Meet::Skip => {

@@ -323,3 +323,29 @@ wait "$top"
     assert_eq!(env.total(&import), env.du_disk(&["top"]));
     assert_eq!(env.total(with(&["-f"], &import)), env.du_inodes(&["top"]));
 }
+
+/// A mount point the outer part did not enter (`-x`: `"excluded":"othfs"`) is where the part
+/// scanned on that filesystem goes: no overlap, its sizes in place of the mark.
+#[test]
+fn a_part_fills_a_mount_point_the_outer_part_did_not_enter() {
+    let env = TestEnv::new();
+    std::fs::write(
+        env.path("outer.json"),
+        r#"[1,2,{},[{"name":"/srv","asize":4096,"dsize":4096,"dev":1},
+{"name":"f","asize":100,"dsize":4096},
+[{"name":"mnt","dev":2,"excluded":"othfs"}]]]"#,
+    )
+    .expect("write");
+    std::fs::write(
+        env.path("mnt.json"),
+        r#"[1,2,{},[{"name":"/srv/mnt","asize":4096,"dsize":4096,"dev":2},
+{"name":"g","asize":1000,"dsize":4096}]]"#,
+    )
+    .expect("write");
+    for order in [["outer.json", "mnt.json"], ["mnt.json", "outer.json"]] {
+        let v = env.json(["-s", "--import", order[0], order[1]]);
+        assert_eq!(size(&v), 4096 + 100 + 4096 + 1000, "{order:?}");
+        assert_eq!(field_u64(&v, "entries"), 4);
+        assert_eq!(size(child(&v, "mnt")), 4096 + 1000);
+    }
+}
