@@ -83,3 +83,67 @@ fn o_says_how_to_record_owners_when_the_walk_did_not() {
         j.screen()
     );
 }
+
+/// `hogs i --by-owner --import A B`: the merge of two extended exports, browsed: the directory
+/// no part scanned is marked `~`, and `o` on it adds up both parts' owners.
+#[test]
+fn a_merge_of_extended_exports_is_browsed_with_its_owners() {
+    let env = TestEnv::new();
+    if !is_root() {
+        skip!("skipped: chown to other users needs root");
+        return;
+    }
+    env.file("top/a/x/f", 20_000).file("top/b/g", 5_000);
+    env.bash("chown -R 65534 top/a/x");
+    env.stdout_ok(["--export-extended", "-O", "x.json", "top/a/x"]);
+    env.stdout_ok(["--export-extended", "-O", "b.json", "top/b"]);
+    let argv: Vec<OsString> = ["hogs", "--no-config", "i", "--by-owner", "-s", "--import"]
+        .iter()
+        .map(OsString::from)
+        .chain(["x.json", "b.json"].map(|f| env.path(f).into_os_string()))
+        .collect();
+    let cli = hogs::config::file::parse_args(argv).unwrap_or_else(|e| panic!("{e:?}"));
+    let config = hogs::config::Config::from_cli(cli).unwrap_or_else(|e| panic!("{e}"));
+    let mut app = App::new(
+        config.walk.clone(),
+        config.filters.clone(),
+        Options {
+            mode: config.walk.mode,
+            units: UnitStyle::Plain,
+            allow_delete: true,
+        },
+        Styles::plain(),
+    );
+    assert!(hogs::tui::load(&config, &mut app).expect("load"));
+    let term = Terminal::new(TestBackend::new(100, 24)).expect("test terminal");
+    let mut j = Journey { app, term };
+    j.draw();
+    assert_eq!(j.rows(), ["a", "b"]);
+    let a = j.row_line("a");
+    assert!(a.contains('~'), "not scanned: {a}");
+    assert!(!j.row_line("b").contains('~'), "{}", j.row_line("b"));
+    let x = env.du_apparent(&["top/a/x"]);
+    assert!(a.contains(&x.to_string()), "only the part below: {a}");
+    j.keys("o"); // on a: the part below it, all 65534's
+    let screen = j.screen();
+    let nobody = screen
+        .lines()
+        .find(|l| l.contains(" nobody"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        nobody.contains(&x.to_string()) && nobody.contains("100.0%"),
+        "{nobody}"
+    );
+    j.keys("x");
+    j.select("b");
+    j.keys("o");
+    let screen = j.screen();
+    let root = screen
+        .lines()
+        .find(|l| l.contains(" root"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        root.contains(&env.du_apparent(&["top/b"]).to_string()),
+        "{root}"
+    );
+}
