@@ -29,7 +29,7 @@ complete -c hogs -l files-from -d 'Scan the paths listed in FILE, one per line (
 complete -c hogs -l files0-from -d 'Scan the paths listed in FILE, each ended by a NUL byte (\'-\' for stdin)' -r
 complete -c hogs -s S -l stack-size -d 'Accepted for dust\'s users and ignored: hogs never recurses, so default stacks suffice' -r
 complete -c hogs -l config -d 'Read settings from this TOML file instead of the default config file' -r
-complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin)' -r
+complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin). Several files (repeated, or several after one --import) are scans of parts of a tree, merged: each placed at the path it was scanned at' -r
 complete -c hogs -l diff -d 'Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank, appeared or went. The new scan is PATH, or another export: a PATH that is a regular file, or --import FILE' -r
 complete -c hogs -s r -l reverse -d 'Print the tree upside down: the root first, biggest entries at the top'
 complete -c hogs -s s -l apparent-size -d 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'
@@ -51,9 +51,11 @@ complete -c hogs -l export-extended -d 'With --export: also write each entry\'s 
 complete -c hogs -s R -l screen-reader -d 'For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars (-p adds full paths)'
 complete -c hogs -l dim -d 'Draw the tree guides and bars faint, so names and sizes stand out (with colours)'
 complete -c hogs -s t -l file-types -d 'Group the files by extension: the biggest kinds, then the rest as (others)'
+complete -c hogs -l by-owner -d 'Who is using it: the owners by usage (user name, else uid), hard links once, -e/-v applied; reads owners from the walk or an --export-extended scan. `hogs i`: the `o` key shows them'
 complete -c hogs -l print-errors -d 'Name every path that could not be read (hogs always does; accepted for dust\'s users)'
 complete -c hogs -l exit-zero -d 'Exit 0 even when something could not be read, as dust does (the errors are still named, and left out of the totals)'
 complete -c hogs -l no-config -d 'Read no config file'
+complete -c hogs -l import-keep-first -d 'With several --import files: where two parts overlap, keep what the one given first has (instead of an error)'
 complete -c hogs -l diff-root-any -d 'With --diff: compare even when the two scans are of different directories'
 complete -c hogs -l no-delete -d '`hogs i`: turn deleting (d, t) off'
 complete -c hogs -l print-marked -d '`hogs i`: on exit, print the marked paths to stdout, one per line'
@@ -78,8 +80,10 @@ complete -c hogs -l no-export-extended -d 'Undo --export-extended'
 complete -c hogs -l no-screen-reader -d 'Undo --screen-reader'
 complete -c hogs -l no-dim -d 'Undo --dim'
 complete -c hogs -l no-file-types -d 'Undo --file-types'
+complete -c hogs -l no-by-owner -d 'Undo --by-owner'
 complete -c hogs -l no-print-errors -d 'Undo --print-errors'
 complete -c hogs -l no-exit-zero -d 'Undo --exit-zero'
+complete -c hogs -l no-import-keep-first -d 'Undo --import-keep-first'
 complete -c hogs -l no-diff-root-any -d 'Undo --diff-root-any'
 complete -c hogs -l delete -d 'Undo --no-delete'
 complete -c hogs -l no-print-marked -d 'Undo --print-marked'

@@ -13,6 +13,7 @@ pub mod diff;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod owners;
 pub mod progress;
 pub mod render;
 pub mod sys;

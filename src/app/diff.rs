@@ -35,7 +35,12 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
     // before the new scan is loaded beside it
     slim(&mut old.tree, config);
     let new = match &config.import {
-        Some(file) => match import::import_file(file, err_tty, keep_for_diff(config)) {
+        Some(imports) => match import::import_files(
+            &imports.files,
+            imports.keep_first,
+            err_tty,
+            keep_for_diff(config),
+        ) {
             Ok(scan) => scan,
             Err(msg) => return fail(msg),
         },
@@ -104,13 +109,13 @@ pub fn sides_for_view(
     let err_tty = config.terminals.stderr;
     let old = import::import_file(&opts.old, err_tty, keep_for_diff(config))?;
     let (new, new_name, shown_name) = match (&config.import, config.paths.first()) {
-        (Some(file), _) => {
+        (Some(imports), _) => {
             // shown read-only: nothing is deleted or rescanned, so no identities
             let keep = import::Keep {
                 identity: false,
                 extra: config.walk.keep_extra,
             };
-            let new = import::import_file(file, err_tty, keep)?;
+            let new = import::import_files(&imports.files, imports.keep_first, err_tty, keep)?;
             let name = match new.tree.roots().next() {
                 Some(root) => new.tree.name(root).to_vec(),
                 None => Vec::new(),

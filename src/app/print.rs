@@ -4,9 +4,13 @@
 use std::io::{self, BufWriter, Write};
 
 use crate::config::{Config, Form, Mode, Rows, View};
-use crate::error::ExitStatus;
+use std::os::unix::ffi::OsStrExt;
+
+use crate::error::{fail, ExitStatus};
+use crate::owners;
 use crate::render::bars::{flat_rows, BarsView};
 use crate::render::color::Palette;
+use crate::render::escape::shown;
 use crate::render::{self, ViewOptions};
 use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
 
@@ -22,6 +26,16 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
         tree.use_time(field);
     }
     tree.finish();
+    if view.rows == Rows::Owners && owners::owners_of(&tree, TOTAL, config.walk.mode).is_none() {
+        // only an import can lack them: a walk records them for this view
+        let file = config.import.as_ref().and_then(|i| i.files.first());
+        let file = file.map_or(String::new(), |f| {
+            format!(" '{}'", shown(f.as_bytes(), config.terminals.stderr))
+        });
+        return fail(format!(
+            "cannot show owners: the scan{file} records none (export it with --export-extended)"
+        ));
+    }
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = render_view(&tree, config, view, &mut out).and_then(|()| out.flush());
     status = status.max(super::write_status(written, None, config.terminals.stderr));
@@ -50,12 +64,18 @@ pub fn render_view(
     view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if view.rows != Rows::FileTypes {
-        return render_rows(tree, config, &config.view, view, out);
-    }
-    // a small tree of its own, shown whole (depth, -D, -F and --collapse are about
-    // directories, which it has none of)
-    let types = tree::by_file_type(tree, config.walk.mode, config.view.lines);
+    // -t and --by-owner: a small tree of their own, shown whole (depth, -D, -F and
+    // --collapse are about directories, which it has none of)
+    let types = match view.rows {
+        Rows::FileTypes => tree::by_file_type(tree, config.walk.mode, config.view.lines),
+        Rows::Owners => {
+            let roots = tree.roots();
+            let top = if roots.len() == 1 { roots.start } else { TOTAL };
+            let found = owners::owners_of(tree, top, config.walk.mode).unwrap_or_default();
+            owners::owners_tree(tree, top, &found, &owners::UserNames::load())
+        }
+        Rows::Tree | Rows::OnlyFiles => return render_rows(tree, config, &config.view, view, out),
+    };
     let flat = ViewOptions {
         depth: None,
         lines: usize::MAX,

@@ -13,9 +13,13 @@ use crate::{import, progress, walk};
 /// were any. `Err`: the import failed (said).
 pub fn load(config: &Config) -> Result<(Scan, ExitStatus), ExitStatus> {
     let scan = match &config.import {
-        Some(file) => {
-            import::import_file(file, config.terminals.stderr, import_keep(config)).map_err(fail)?
-        }
+        Some(imports) => import::import_files(
+            &imports.files,
+            imports.keep_first,
+            config.terminals.stderr,
+            import_keep(config),
+        )
+        .map_err(fail)?,
         None => walk_paths(config),
     };
     let status = report(&scan, config);

@@ -226,6 +226,12 @@ pub struct Cli {
     #[arg(short = 't', long = "file-types")]
     pub file_types: bool,
 
+    /// Who is using it: the owners by usage (user name, else uid), hard links once, -e/-v
+    /// applied; reads owners from the walk or an --export-extended scan. `hogs i`: the `o`
+    /// key shows them
+    #[arg(long = "by-owner")]
+    pub by_owner: bool,
+
     /// Only count files modified in this many days, as find(1): +N more than N days ago, N
     /// between N and N+1 days ago, -N less than N days ago
     #[arg(
@@ -298,9 +304,15 @@ pub struct Cli {
     pub no_config: bool,
 
     /// Show a scan saved in ncdu's JSON export format (hogs -O, ncdu -o, gdu -o) instead of
-    /// scanning ('-' for stdin)
-    #[arg(long = "import", value_name = "FILE")]
-    pub import: Option<OsString>,
+    /// scanning ('-' for stdin). Several files (repeated, or several after one --import) are
+    /// scans of parts of a tree, merged: each placed at the path it was scanned at
+    #[arg(long = "import", value_name = "FILE", num_args = 1.., action = clap::ArgAction::Append)]
+    pub import: Vec<OsString>,
+
+    /// With several --import files: where two parts overlap, keep what the one given first has
+    /// (instead of an error)
+    #[arg(long = "import-keep-first", requires = "import")]
+    pub import_keep_first: bool,
 
     /// Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank,
     /// appeared or went. The new scan is PATH, or another export: a PATH that is a regular file,

@@ -30,10 +30,13 @@ const NOT_KEYS: &[&str] = &[
     "config",
     "no-config",
     "import",
+    "import-keep-first",
     "export",
     "export-extended",
     "diff",
     "diff-root-any",
+    // a question asked of one scan (it also makes the walk record every entry's owner)
+    "by-owner",
     // how the marked paths are written depends on the pipe they go to on this command line
     "null",
 ];
@@ -226,9 +229,17 @@ fn import_without_paths(user: &Cli, cmd: &clap::Command) -> Result<(), ArgsError
         user.paths.first().and_then(|p| p.to_str()),
         Some("i" | "interactive")
     );
-    let paths = user.paths.len() - usize::from(view);
+    // several files after one --import are parts of a merge; a directory among them
+    // (after the first, which is imported or refused as it is) is a PATH given with it
+    let dirs = user
+        .import
+        .iter()
+        .skip(1)
+        .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_dir()))
+        .count();
+    let paths = user.paths.len() - usize::from(view) + dirs;
     let listed = user.files_from.is_some() || user.files0_from.is_some();
-    if user.import.is_some() && (paths > 0 || listed) {
+    if !user.import.is_empty() && (paths > 0 || listed) {
         let mut cmd = cmd.clone();
         return Err(ArgsError::Usage(cmd.error(
             clap::error::ErrorKind::ArgumentConflict,

@@ -21,6 +21,15 @@ use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
 pub use mode::{DiffOptions, ExportTarget, Form, Interactive, Mode, Rows, View};
 
+/// `--import FILE…`: the exports to load instead of walking, merged when there are several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imports {
+    /// One or more files (`-`: stdin, alone).
+    pub files: Vec<OsString>,
+    /// Overlapping parts keep what the one given first has (`--import-keep-first`).
+    pub keep_first: bool,
+}
+
 /// What the run found out about where it is: read once, here, and nowhere else.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Terminals {
@@ -44,7 +53,7 @@ pub struct Config {
     /// Load this ncdu-format file (`-`: stdin) instead of walking `paths`. The walk options
     /// do not apply, and the tree is not the filesystem here: views must not offer to delete
     /// or rescan anything (the interactive view checks this).
-    pub import: Option<OsString>,
+    pub import: Option<Imports>,
     /// `-S` was given: it does nothing, and the printed runs say so once.
     pub stack_size_ignored: bool,
     /// Which of stdout and stderr are terminals.
@@ -123,7 +132,10 @@ impl Config {
         let mut paths = paths(&mut cli)?;
         exclusions.paths = as_walked(exclusions.paths, &paths);
         collapse.1 = as_walked(collapse.1, &paths);
-        let mut import = cli.import.take();
+        let mut import = (!cli.import.is_empty()).then(|| Imports {
+            files: std::mem::take(&mut cli.import),
+            keep_first: cli.import_keep_first,
+        });
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
         let terminals = Terminals {
             stdout,
@@ -317,7 +329,9 @@ fn walk_options(
         // the time filters and -m read times (and stat every entry, even with -f)
         keep_extra: export.is_some_and(|e| e.extended)
             || !filters.times.is_empty()
-            || cli.filetime.is_some(),
+            || cli.filetime.is_some()
+            // --by-owner: the uid of every entry
+            || cli.by_owner,
         // only the paths' own lines are shown, no file below them: -d 0 of the tree of
         // bars, with nothing that looks at files one by one (-e, -v, time filters, -t, -F,
         // -m) or keeps them (exports, the interactive view, --diff, -j, --import)

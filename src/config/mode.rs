@@ -38,6 +38,8 @@ pub enum Rows {
     OnlyFiles,
     /// `-t`: files grouped by extension, a small tree of its own shown whole.
     FileTypes,
+    /// `--by-owner`: usage per owner, a small tree of its own shown whole.
+    Owners,
 }
 
 /// How a printed view is written.
@@ -126,7 +128,7 @@ pub(super) fn decide(
     cli: &Cli,
     interactive: bool,
     paths: &mut Vec<OsString>,
-    import: &mut Option<OsString>,
+    import: &mut Option<super::Imports>,
 ) -> Result<Mode, ConfigError> {
     let export = cli.export.clone().map(|file| ExportTarget {
         file,
@@ -136,6 +138,9 @@ pub(super) fn decide(
         return Err(ConfigError(
             "--export does not apply to the interactive view (`hogs i`)".into(),
         ));
+    }
+    if let (true, Some(flag)) = (cli.by_owner, owner_clash(cli, export.is_some())) {
+        return Err(ConfigError(format!("--by-owner does not apply to {flag}")));
     }
     if export.is_some() && paths.len() != 1 {
         return Err(ConfigError(
@@ -180,7 +185,9 @@ fn printed_view(cli: &Cli) -> View {
     } else {
         Form::Bars
     };
-    let rows = if cli.file_types {
+    let rows = if cli.by_owner {
+        Rows::Owners
+    } else if cli.file_types {
         Rows::FileTypes
     } else if cli.only_file && form != Form::Json {
         Rows::OnlyFiles
@@ -188,6 +195,19 @@ fn printed_view(cli: &Cli) -> View {
         Rows::Tree
     };
     View { rows, form }
+}
+
+/// The first flag given that the owners' view cannot go with.
+fn owner_clash(cli: &Cli, export: bool) -> Option<&'static str> {
+    if export {
+        Some("--export (--export-extended records the owners)")
+    } else if cli.filetime.is_some() {
+        Some("--filetime (a time is no usage)")
+    } else if cli.file_types {
+        Some("--file-types")
+    } else {
+        None
+    }
 }
 
 /// The first flag given that a comparison has no use for.
@@ -200,6 +220,8 @@ fn diff_clash(cli: &Cli) -> Option<&'static str> {
         Some("--collapse")
     } else if cli.file_types {
         Some("--file-types")
+    } else if cli.by_owner {
+        Some("--by-owner")
     } else if cli.filetime.is_some() {
         Some("--filetime") // a newest time has no change to show
     } else if cli.screen_reader {
@@ -217,7 +239,7 @@ fn diff_clash(cli: &Cli) -> Option<&'static str> {
 fn new_scan_of_diff(
     old: &OsString,
     paths: &mut Vec<OsString>,
-    import: &mut Option<OsString>,
+    import: &mut Option<super::Imports>,
 ) -> Result<(), ConfigError> {
     if import.is_none() {
         if paths.len() != 1 {
@@ -226,10 +248,14 @@ fn new_scan_of_diff(
             ));
         }
         if std::fs::metadata(&paths[0]).is_ok_and(|m| m.is_file()) {
-            *import = Some(paths.remove(0));
+            *import = Some(super::Imports {
+                files: vec![paths.remove(0)],
+                keep_first: false,
+            });
         }
     }
-    if import.as_deref() == Some(OsStr::new("-")) && old == "-" {
+    let stdin = |f: &OsString| f.as_os_str() == OsStr::new("-");
+    if import.as_ref().is_some_and(|i| i.files.iter().any(stdin)) && old == "-" {
         return Err(ConfigError(
             "--diff: the old and the new scan cannot both come from stdin".into(),
         ));

@@ -6,9 +6,10 @@
 //! it unchanged.
 
 pub mod json;
+pub mod merge;
 pub mod ncdu;
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::File;
 use std::io;
@@ -38,6 +39,21 @@ pub fn import_file(file: &OsStr, to_terminal: bool, keep: Keep) -> Result<Scan, 
     })
 }
 
+/// Loads `--import FILE…`: one export as [`import_file`] does, or several merged into one
+/// scan ([`merge`]); `keep_first`: overlapping parts keep what the one given first has
+/// instead of failing (`--import-keep-first`).
+pub fn import_files(
+    files: &[OsString],
+    keep_first: bool,
+    to_terminal: bool,
+    keep: Keep,
+) -> Result<Scan, String> {
+    match files {
+        [one] => import_file(one, to_terminal, keep),
+        _ => merge::merge(files, keep_first, to_terminal, keep),
+    }
+}
+
 /// Why a file could not be imported. Nothing is returned with it: a partial tree is never
 /// passed off as the scan.
 #[derive(Debug)]
@@ -49,6 +65,8 @@ pub enum ImportError {
     /// The input is in a form hogs does not read (compressed, ncdu's binary format); the
     /// message says how to convert it.
     Unsupported(&'static str),
+    /// Parts of a merge that cannot go together, or a part that failed: the whole message.
+    Merge(String),
 }
 
 impl fmt::Display for ImportError {
@@ -64,6 +82,7 @@ impl fmt::Display for ImportError {
                 pos.line, pos.column, pos.offset
             ),
             ImportError::Unsupported(why) => f.write_str(why),
+            ImportError::Merge(msg) => f.write_str(msg),
         }
     }
 }

@@ -87,7 +87,38 @@ pub fn read(reader: impl Read) -> Result<Import, ImportError> {
 
 /// Reads a whole export, keeping identities and extra facts only as asked.
 pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError> {
-    Parser::new(BufReader::with_capacity(256 * 1024, reader), keep).parse()
+    let mut sink = Sink::new(keep);
+    let meta = Parser::new(
+        BufReader::with_capacity(256 * 1024, reader),
+        &mut sink,
+        None,
+    )
+    .parse()?;
+    Ok(Import {
+        scan: sink.into_scan(),
+        meta,
+    })
+}
+
+/// Reads one part of a merge into `sink`, its root placed as `mount` says.
+pub(super) fn read_part<'a>(
+    reader: impl Read,
+    sink: &'a mut Sink,
+    mount: Mount<'a>,
+) -> Result<(), ImportError> {
+    Parser::new(
+        BufReader::with_capacity(256 * 1024, reader),
+        sink,
+        Some(mount),
+    )
+    .parse()
+    .map(drop)
+}
+
+/// The name of an export's root (the path it was scanned at), reading no further.
+pub(super) fn read_root_name(reader: impl Read, keep: Keep) -> Result<Vec<u8>, ImportError> {
+    let mut sink = Sink::new(keep);
+    Parser::new(BufReader::with_capacity(64 * 1024, reader), &mut sink, None).root_name()
 }
 
 /// Reads an export and returns only its tree (own sizes, not yet totals).
@@ -127,16 +158,15 @@ struct Info {
     hlnkc: bool,
     read_error: bool,
     notreg: bool,
+    unscanned: bool,
     excluded: Option<bool>, // Some(true): another filesystem; Some(false): a pattern
 }
 
-struct Parser<R> {
-    lx: Lexer<R>,
-    key: Vec<u8>,
-    name: Vec<u8>,
-    scratch: Vec<u8>,
+/// What the entries read so far have built: one export's, or every part's of a merge
+/// ([`super::merge`]), which reads its parts one after the other into the same tree.
+pub(super) struct Sink {
     /// The tree, grown as the entries are read (never a second copy of them).
-    out: PostOrderBuilder,
+    pub(super) out: PostOrderBuilder,
     /// Entries (nodes) so far.
     count: u32,
     /// Directories recorded as unreadable, by sequence number (they keep their node, as in a
@@ -145,18 +175,15 @@ struct Parser<R> {
     /// Entries recorded as unreadable that are not directories: (parent's sequence number,
     /// name). A walk keeps no node for them either, only the error.
     failed: Vec<(u32, Box<[u8]>)>,
-    /// (dev, ino) of the hard links met so far: later names are duplicates.
+    /// (dev, ino) of the hard links met so far: later names are duplicates (in a merge, in
+    /// any part).
     links_seen: FxHashSet<(u64, u64)>,
     keep: Keep,
 }
 
-impl<R: std::io::BufRead> Parser<R> {
-    fn new(r: R, keep: Keep) -> Self {
-        Parser {
-            lx: Lexer::new(r),
-            key: Vec::new(),
-            name: Vec::new(),
-            scratch: Vec::new(),
+impl Sink {
+    pub(super) fn new(keep: Keep) -> Sink {
+        Sink {
             out: PostOrderBuilder::new(keep.identity, keep.extra),
             count: 0,
             unreadable: Vec::new(),
@@ -167,7 +194,7 @@ impl<R: std::io::BufRead> Parser<R> {
     }
 
     /// The tree and the errors it records, by path as a walk reports them.
-    fn into_scan(self) -> Scan {
+    pub(super) fn into_scan(self) -> Scan {
         let Built { tree, dir_ids } = self.out.into_tree();
         let dir = |seq: u32| -> NodeId { dir_ids[seq as usize] };
         let errors: Vec<ScanError> = self
@@ -187,7 +214,83 @@ impl<R: std::io::BufRead> Parser<R> {
         Scan::with_errors_by_path(tree, errors)
     }
 
-    fn parse(mut self) -> Result<Import, ImportError> {
+    /// A directory no part scanned, between the parts of a merge: no size and no entry of
+    /// its own ([`flags::UNSCANNED`]). `None`: the root of the merge. Opened: what follows
+    /// is in it.
+    pub(super) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
+        let mut node = Node::new(EntryKind::Dir, 0, 0, 0, flags::UNSCANNED);
+        node.entries = 0;
+        self.count = self.count.saturating_add(1);
+        if root {
+            self.out.root(name.to_vec(), node, (0, 0), None);
+        } else {
+            self.out.open_dir(node, name, (0, 0), None);
+        }
+    }
+}
+
+/// What a merge does where a part being read meets the place of another part.
+pub(super) enum Meet {
+    /// Nothing there: the entry is read as usual.
+    Plain,
+    /// A directory with other parts below it: read as usual, its merge position given.
+    Descend(usize),
+    /// Left out: another part, given first, has it.
+    Skip,
+}
+
+/// The hooks of a merge ([`super::merge`]) into the reading of one of its parts. A merge
+/// position is where a directory is in the merge's tree of part roots.
+pub(super) trait Graft {
+    /// An entry `name` of the directory at merge position `at` was read: what to do with it.
+    /// `excluded`: the entry says it was not scanned (another filesystem, a pattern).
+    fn meet(
+        &mut self,
+        at: usize,
+        name: &[u8],
+        is_dir: bool,
+        excluded: bool,
+    ) -> Result<Meet, ImportError>;
+    /// The directory at merge position `at` is about to close: the parts that belong in it and
+    /// were not met are read into it now.
+    fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;
+}
+
+/// Where a part's root goes in a merge: into the directory open in the sink, under `name`
+/// (or as the merge's root, with its own path as name, when `name` is None), at merge position
+/// `at`.
+pub(super) struct Mount<'a> {
+    pub(super) at: usize,
+    pub(super) name: Option<&'a [u8]>,
+    pub(super) graft: &'a mut dyn Graft,
+}
+
+/// An open directory: its sequence number, device and merge position.
+type Open = (u32, u64, Option<usize>);
+
+struct Parser<'s, R> {
+    lx: Lexer<R>,
+    key: Vec<u8>,
+    name: Vec<u8>,
+    scratch: Vec<u8>,
+    sink: &'s mut Sink,
+    mount: Option<Mount<'s>>,
+}
+
+impl<'s, R: std::io::BufRead> Parser<'s, R> {
+    fn new(r: R, sink: &'s mut Sink, mount: Option<Mount<'s>>) -> Self {
+        Parser {
+            lx: Lexer::new(r),
+            key: Vec::new(),
+            name: Vec::new(),
+            scratch: Vec::new(),
+            sink,
+            mount,
+        }
+    }
+
+    /// The version and metadata, up to the root entry.
+    fn header(&mut self) -> Result<Metadata, ImportError> {
         check_magic(self.lx.head()?)?;
         let mut meta = Metadata::default();
         self.lx
@@ -211,16 +314,36 @@ impl<R: std::io::BufRead> Parser<R> {
                 .lx
                 .unexpected(found, "'[' (the top-level entry must be a directory)"));
         }
+        Ok(meta)
+    }
+
+    /// The root's name (the path it was scanned at), read from the start of an export.
+    fn root_name(mut self) -> Result<Vec<u8>, ImportError> {
+        self.header()?;
+        self.lx.expect(b'[', "'['")?;
+        self.lx.skip_ws()?;
+        let start = self.lx.pos();
+        let (info, name_pos) = self.info(true)?;
+        if !info.has_name {
+            return Err(self
+                .lx
+                .error_at(start, "entry without a \"name\" (every entry needs one)"));
+        }
+        if self.name.is_empty() || self.name.contains(&0) {
+            return Err(self.lx.error_at(name_pos, "the root needs a name (a path)"));
+        }
+        Ok(std::mem::take(&mut self.name))
+    }
+
+    fn parse(mut self) -> Result<Metadata, ImportError> {
+        let meta = self.header()?;
         self.entries()?;
         self.lx.expect(b']', "']' (the end of the export)")?;
         self.lx.skip_ws()?;
         if let Some(b) = self.lx.peek()? {
             return Err(self.lx.unexpected(Some(b), "the end of the input"));
         }
-        Ok(Import {
-            scan: self.into_scan(),
-            meta,
-        })
+        Ok(meta)
     }
 
     fn version(&mut self, what: &str) -> Result<u64, ImportError> {
@@ -269,16 +392,21 @@ impl<R: std::io::BufRead> Parser<R> {
     }
 
     /// The root directory and everything in it. Open directories are a stack of (sequence
-    /// number, device).
+    /// number, device, merge position).
     fn entries(&mut self) -> Result<(), ImportError> {
-        let mut open: Vec<(u32, u64)> = Vec::new();
+        let mut open: Vec<Open> = Vec::new();
         self.lx.expect(b'[', "'['")?;
-        let root_dev = self.entry(None, true)?.map(|(_, dev)| dev).unwrap_or(0);
-        open.push((0, root_dev));
-        while let Some(&(parent, dev)) = open.last() {
+        match self.entry(None, true)? {
+            Some(root) => open.push(root),
+            None => return Err(self.lx.error("the root could not be added")),
+        }
+        while let Some(&(parent, dev, at)) = open.last() {
             if self.lx.one_of(b",]", "',' or ']'")? == b']' {
                 open.pop();
-                self.out.close();
+                if let (Some(at), Some(m)) = (at, self.mount.as_mut()) {
+                    m.graft.closing(self.sink, at)?;
+                }
+                self.sink.out.close();
                 continue;
             }
             self.lx.skip_ws()?;
@@ -294,14 +422,18 @@ impl<R: std::io::BufRead> Parser<R> {
             if is_dir {
                 self.lx.expect(b'[', "'['")?;
             }
-            let added = self.entry(Some((parent, dev)), is_dir)?;
-            if is_dir {
-                match added {
-                    Some(index_dev) => open.push(index_dev),
-                    // not possible for a directory (read_error keeps it), but stay safe
-                    None => return Err(self.lx.error("directory could not be added")),
-                }
+            // None for a directory: left out of a merge (read_error keeps a directory)
+            if let Some(opened) = self.entry(Some((parent, dev, at)), is_dir)? {
+                open.push(opened);
             }
+        }
+        Ok(())
+    }
+
+    /// The rest of a directory left out, up to its closing ']'.
+    fn skip_rest_of_dir(&mut self) -> Result<(), ImportError> {
+        while self.lx.one_of(b",]", "',' or ']'")? == b',' {
+            self.lx.skip_value()?;
         }
         Ok(())
     }
@@ -309,11 +441,7 @@ impl<R: std::io::BufRead> Parser<R> {
     /// Reads one info object and records the entry; returns its (sequence number, device) if
     /// it is a directory (now open), or None when it is not (or only an error: a file that
     /// could not be stat'ed).
-    fn entry(
-        &mut self,
-        parent: Option<(u32, u64)>,
-        is_dir: bool,
-    ) -> Result<Option<(u32, u64)>, ImportError> {
+    fn entry(&mut self, parent: Option<Open>, is_dir: bool) -> Result<Option<Open>, ImportError> {
         self.lx.skip_ws()?;
         let start = self.lx.pos();
         let (info, name_pos) = self.info(parent.is_none())?;
@@ -327,19 +455,38 @@ impl<R: std::io::BufRead> Parser<R> {
         } else if self.name.is_empty() || self.name.contains(&0) {
             return Err(self.lx.error_at(name_pos, "the root needs a name (a path)"));
         }
-        let (parent_index, parent_dev) = parent.unwrap_or((0, 0));
+        let (parent_index, parent_dev, parent_at) = parent.unwrap_or((0, 0, None));
+        let mut at = None;
+        if let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) {
+            match m
+                .graft
+                .meet(at_parent, &self.name, is_dir, info.excluded.is_some())?
+            {
+                Meet::Plain => {}
+                Meet::Descend(here) => at = Some(here),
+                Meet::Skip => {
+                    if is_dir {
+                        self.skip_rest_of_dir()?;
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        if parent.is_none() {
+            at = self.mount.as_ref().map(|m| m.at);
+        }
         let dev = info.dev.unwrap_or(parent_dev);
         if info.read_error && !is_dir {
             let name = self.name.clone().into_boxed_slice();
-            self.failed.push((parent_index, name));
+            self.sink.failed.push((parent_index, name));
             return Ok(None);
         }
-        if self.count >= u32::MAX - 2 {
+        if self.sink.count >= u32::MAX - 2 {
             return Err(self
                 .lx
                 .error_at(start, "too many entries (more than 4 billion)"));
         }
-        self.count += 1;
+        self.sink.count += 1;
 
         let kind = match (is_dir, info.mode) {
             (true, _) => EntryKind::Dir,
@@ -353,6 +500,9 @@ impl<R: std::io::BufRead> Parser<R> {
             (false, None) => EntryKind::File,
         };
         let mut f = 0;
+        if info.unscanned && is_dir {
+            f |= flags::UNSCANNED;
+        }
         let unreadable = info.read_error;
         if unreadable {
             f |= flags::UNREADABLE;
@@ -366,16 +516,19 @@ impl<R: std::io::BufRead> Parser<R> {
         if info.hlnkc && !is_dir {
             f |= flags::HARDLINK;
             if let Some(ino) = info.ino {
-                if !self.links_seen.insert((dev, ino)) {
+                if !self.sink.links_seen.insert((dev, ino)) {
                     f |= flags::DUPLICATE;
                 }
             }
-            if let (Some(n), true) = (info.nlink, self.keep.identity) {
+            if let (Some(n), true) = (info.nlink, self.sink.keep.identity) {
                 links = Some(u32::try_from(n).unwrap_or(u32::MAX));
             }
         }
         let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
-        let node = Node::new(kind, info.dsize, info.asize, mtime, f);
+        let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
+        if info.unscanned && is_dir {
+            node.entries = 0; // not an entry of any scan
+        }
         let extra = match (info.uid, info.gid, info.mode) {
             (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
                 uid: uid as u32,
@@ -386,21 +539,23 @@ impl<R: std::io::BufRead> Parser<R> {
             _ => None,
         };
         let key = (dev, info.ino.unwrap_or(0));
-        let seq = match (parent, is_dir) {
-            (None, _) => {
-                self.out.root(self.name.clone(), node, key, extra);
+        let mount_name = self.mount.as_ref().and_then(|m| m.name);
+        let seq = match (parent, is_dir, mount_name) {
+            (None, _, None) => {
+                self.sink.out.root(self.name.clone(), node, key, extra);
                 0
             }
-            (Some(_), true) => self.out.open_dir(node, &self.name, key, extra),
-            (Some(_), false) => {
-                self.out.add(node, &self.name, key, extra, links);
+            (None, _, Some(name)) => self.sink.out.open_dir(node, name, key, extra),
+            (Some(_), true, _) => self.sink.out.open_dir(node, &self.name, key, extra),
+            (Some(_), false, _) => {
+                self.sink.out.add(node, &self.name, key, extra, links);
                 return Ok(None);
             }
         };
         if unreadable {
-            self.unreadable.push(seq);
+            self.sink.unreadable.push(seq);
         }
-        Ok(Some((seq, dev)))
+        Ok(Some((seq, dev, at)))
     }
 
     /// A name below the root must be one a directory can hold.
@@ -458,6 +613,7 @@ impl<R: std::io::BufRead> Parser<R> {
                 b"hlnkc" => info.hlnkc = self.boolean("hlnkc")?,
                 b"read_error" => info.read_error = self.boolean("read_error")?,
                 b"notreg" => info.notreg = self.boolean("notreg")?,
+                b"unscanned" => info.unscanned = self.boolean("unscanned")?,
                 b"excluded" => {
                     self.lx.string(&mut self.scratch, KEY_MAX)?;
                     let other_fs = matches!(

@@ -3,7 +3,8 @@
 //! Every node: `{"name", "type", "size", "disk_bytes", "apparent_bytes", "entries",
 //! "children"}`, numbers as JSON numbers, children biggest first. A name that is not UTF-8 is
 //! given twice: `"name"` with U+FFFD for the bad bytes, and `"name_bytes"` with every raw byte,
-//! so nothing is lost.
+//! so nothing is lost. A directory of a merge of scans that no part scanned also has
+//! `"unscanned": true`.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
@@ -60,13 +61,18 @@ fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> i
     };
     write!(
         out,
-        ",\"type\":\"{}\",\"size\":{},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{},\"children\":[",
+        ",\"type\":\"{}\",\"size\":{},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{}",
         kind.json_name(),
         n.size(mode),
         n.disk,
         n.apparent,
         n.entries
-    )
+    )?;
+    if n.has(crate::tree::flags::UNSCANNED) {
+        // a directory of a merge of scans that no part scanned (`--import A B`)
+        out.write_all(b",\"unscanned\":true")?;
+    }
+    out.write_all(b",\"children\":[")
 }
 
 /// Writes `top` and every visible node down to the selection's depth.

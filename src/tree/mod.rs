@@ -85,6 +85,9 @@ pub mod flags {
     pub const HARDLINK: u8 = 16;
     /// Deleted from the disk by the interactive view: hidden, contributes nothing.
     pub const REMOVED: u8 = 32;
+    /// A directory of a merge of scans ([`crate::import::import_files`]) that no part
+    /// scanned: it only leads to the parts below it, and has no size of its own.
+    pub const UNSCANNED: u8 = 64;
 }
 
 const NAME_OFF_BITS: u32 = 40;

@@ -28,6 +28,8 @@ pub enum Action {
     Help,
     /// List what could not be read.
     Errors,
+    /// Who uses the selected directory.
+    Owners,
     Mark,
     Delete,
     Trash,
@@ -153,6 +155,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('M') => Action::ToggleMtime,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('e') => Action::Errors,
+        KeyCode::Char('o') => Action::Owners,
         KeyCode::Char(' ') => Action::Mark,
         KeyCode::Char('d') => Action::Delete,
         KeyCode::Char('t') => Action::Trash,

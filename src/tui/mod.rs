@@ -15,6 +15,7 @@ pub mod event;
 pub mod listing;
 pub mod marks;
 mod overlay;
+mod owners;
 mod requests;
 pub mod state;
 pub mod style;
@@ -49,7 +50,7 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
         new = imported;
         app.state.compare_with(old);
     }
-    if let Some(file) = &config.import {
+    if let Some(imports) = &config.import {
         let scan = match new {
             Some(scan) => scan,
             None => {
@@ -58,7 +59,12 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
                     identity: false,
                     extra: config.walk.keep_extra,
                 };
-                crate::import::import_file(file, config.terminals.stderr, keep)?
+                crate::import::import_files(
+                    &imports.files,
+                    imports.keep_first,
+                    config.terminals.stderr,
+                    keep,
+                )?
             }
         };
         app.show_imported(scan);

@@ -36,6 +36,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
+        Overlay::Owners { title, lines } => draw_box(buf, area, title, lines, Color::Cyan),
         Overlay::Errors => {
             let title = format!("Could not be read: {} (any key closes)", state.errors.len());
             draw_box(
@@ -68,6 +69,8 @@ fn help_lines() -> Vec<String> {
         "t              move to the trash",
         "r              rescan selected directory",
         "e              list what could not be read",
+        "o              owners of the selected directory",
+        "               (with --by-owner)",
         "Ctrl-C         stop the scan",
         "q              quit",
     ]

@@ -39,6 +39,11 @@ pub enum Overlay {
     Report(Vec<String>),
     /// What the walk and the rescans could not read (`e`).
     Errors,
+    /// Who uses a directory (`o`): a title and one line per owner.
+    Owners {
+        title: String,
+        lines: Vec<String>,
+    },
 }
 
 /// The walk as the header shows it.
@@ -201,7 +206,9 @@ impl State {
     pub fn input_mode(&self) -> InputMode {
         match self.overlay {
             Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
-            Overlay::Help | Overlay::Report(_) | Overlay::Errors => InputMode::Dismiss,
+            Overlay::Help | Overlay::Report(_) | Overlay::Errors | Overlay::Owners { .. } => {
+                InputMode::Dismiss
+            }
             Overlay::None if self.filter.editing => InputMode::Filter,
             Overlay::None => InputMode::Normal,
         }
@@ -434,6 +441,7 @@ impl State {
                 self.message = Some("nothing failed to read".into())
             }
             Action::Errors => self.overlay = Overlay::Errors,
+            Action::Owners => self.show_owners(),
             Action::Mark => self.toggle_mark(),
             Action::Delete => self.ask_delete(false),
             Action::Trash => self.ask_delete(true),

@@ -181,6 +181,8 @@ fn flag_char(state: &State, id: NodeId) -> char {
         '!'
     } else if n.has(flags::OTHER_FS) {
         '>'
+    } else if n.has(flags::UNSCANNED) {
+        '~' // between the parts of a merge of scans: scanned by none
     } else if n.kind() == EntryKind::Symlink {
         '@'
     } else if n.has(flags::HARDLINK) {

@@ -220,7 +220,10 @@ fn dust_config_is_read_with_dusts_keys() {
             .next()
             .and_then(|n| n.parse().ok())
             .unwrap_or(0);
-        assert!(!size.is_multiple_of(512), "apparent sizes, not blocks: {text}");
+        assert!(
+            !size.is_multiple_of(512),
+            "apparent sizes, not blocks: {text}"
+        );
         assert!(!text.contains('█'), "no-bars: {text}");
         assert!(text.contains("d/"), "display-full-paths: {text}");
     }
@@ -349,10 +352,12 @@ fn every_long_flag_is_a_documented_config_key() {
         "config",
         "no-config",
         "import",
+        "import-keep-first",
         "export",
         "export-extended",
         "diff",
         "diff-root-any",
+        "by-owner",
         "null",
     ];
     let mut keys = 0;

@@ -7,6 +7,7 @@ mod delete;
 mod diff;
 mod filter_mouse;
 mod live;
+mod owners;
 mod tmux;
 
 use std::ffi::OsString;

@@ -1,0 +1,199 @@
+//! `--by-owner`: who is using the space. Per owner (uid), what a subtree counts: each entry's
+//! own size goes to its owner, hard links once and entries left out by `-e`/`-v` not at all,
+//! so the owners add up to the total the other views show.
+//!
+//! Owners come from [`Tree::extra`]: a walk records them when asked
+//! (`WalkOptions::keep_extra`), an export written with `--export-extended` carries them.
+//!
+//! User names come from `/etc/passwd`, read directly: hogs is linked statically with glibc,
+//! whose `getpwuid` loads NSS modules at run time (a static binary cannot, and the linker
+//! warns), and crates such as `uzers` call that same function. Users known only to another
+//! database (LDAP, sssd) are shown by their uid.
+
+use std::cmp::Reverse;
+
+use rustc_hash::FxHashMap;
+
+use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder, TOTAL};
+use crate::vocab::SizeMode;
+
+/// What one owner's entries add up to.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub uid: u32,
+    pub disk: u64,
+    pub apparent: u64,
+    pub entries: u64,
+}
+
+impl Usage {
+    pub fn size(&self, mode: SizeMode) -> u64 {
+        match mode {
+            SizeMode::Apparent => self.apparent,
+            SizeMode::Count => self.entries,
+            SizeMode::Disk | SizeMode::Time => self.disk,
+        }
+    }
+}
+
+/// The owners of the subtree of `top` in a finished tree ([`Tree::finish`]), biggest first in
+/// `mode` (ties: smaller uid first). An entry's own share is its total less its children's,
+/// which is nothing for a hard link counted elsewhere or an entry filtered out. `None`: the
+/// tree recorded no owners.
+pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>> {
+    if tree.extra.len() < tree.len() {
+        return None;
+    }
+    let mut by_uid: FxHashMap<u32, Usage> = FxHashMap::default();
+    let mut stack = vec![top];
+    while let Some(id) = stack.pop() {
+        let n = tree.node(id);
+        if n.has(flags::REMOVED) {
+            continue;
+        }
+        let (mut disk, mut apparent, mut entries) = (n.disk, n.apparent, u64::from(n.entries));
+        for c in n.children() {
+            let k = tree.node(c);
+            disk = disk.saturating_sub(k.disk);
+            apparent = apparent.saturating_sub(k.apparent);
+            entries = entries.saturating_sub(u64::from(k.entries));
+        }
+        stack.extend(n.children());
+        if id == TOTAL || (disk == 0 && apparent == 0 && entries == 0) {
+            continue;
+        }
+        let uid = tree.extra[id as usize].uid;
+        let u = by_uid.entry(uid).or_insert(Usage {
+            uid,
+            ..Usage::default()
+        });
+        u.disk = u.disk.saturating_add(disk);
+        u.apparent = u.apparent.saturating_add(apparent);
+        u.entries = u.entries.saturating_add(entries);
+    }
+    let mut owners: Vec<Usage> = by_uid.into_values().collect();
+    owners.sort_by_key(|u| (Reverse(u.size(mode)), u.uid));
+    Some(owners)
+}
+
+/// The owners as a finished tree of their own, for the printed views: one root named `top`'s
+/// name, one child per owner (its user name, else its uid).
+pub fn owners_tree(tree: &Tree, top: NodeId, owners: &[Usage], names: &UserNames) -> Tree {
+    let mut b = TreeBuilder::new();
+    let mut root = Node::new(EntryKind::Dir, 0, 0, i64::MIN, 0);
+    root.entries = 0;
+    let root_id = b.add_roots(vec![(tree.name(top).to_vec(), root)]);
+    let labels: Vec<Vec<u8>> = owners.iter().map(|u| names.name(u.uid)).collect();
+    let kids = owners.iter().zip(&labels).map(|(u, label)| {
+        let mut n = Node::new(EntryKind::File, u.disk, u.apparent, i64::MIN, 0);
+        n.entries = u32::try_from(u.entries).unwrap_or(u32::MAX);
+        (n, label.as_slice())
+    });
+    b.add_children(root_id, kids);
+    let mut out = b.into_tree();
+    out.finish();
+    out
+}
+
+/// User names by uid, as `/etc/passwd` lists them (the first name of a uid, as `getpwuid`
+/// returns it).
+#[derive(Clone, Debug, Default)]
+pub struct UserNames {
+    names: FxHashMap<u32, Vec<u8>>,
+}
+
+impl UserNames {
+    /// The system's users; none when `/etc/passwd` cannot be read (uids are shown then).
+    pub fn load() -> UserNames {
+        std::fs::read("/etc/passwd")
+            .map(|text| UserNames::parse(&text))
+            .unwrap_or_default()
+    }
+
+    /// The users of a passwd file's text (`name:password:uid:…`); lines that are not such
+    /// an entry (comments, NIS `+` lines) are skipped.
+    pub fn parse(text: &[u8]) -> UserNames {
+        let mut names = FxHashMap::default();
+        for line in text.split(|&b| b == b'\n') {
+            let mut fields = line.split(|&b| b == b':');
+            let (Some(name), Some(_), Some(uid)) = (fields.next(), fields.next(), fields.next())
+            else {
+                continue;
+            };
+            let uid = std::str::from_utf8(uid).ok().and_then(|u| u.parse().ok());
+            if let (Some(uid), false) = (uid, name.is_empty() || name[0] == b'+') {
+                names.entry(uid).or_insert_with(|| name.to_vec());
+            }
+        }
+        UserNames { names }
+    }
+
+    /// The name of `uid`, else the uid in decimal.
+    pub fn name(&self, uid: u32) -> Vec<u8> {
+        self.names
+            .get(&uid)
+            .cloned()
+            .unwrap_or_else(|| uid.to_string().into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{PostOrderBuilder, StatExtra};
+
+    #[test]
+    fn passwd_names_first_one_wins_and_junk_is_skipped() {
+        let names = UserNames::parse(
+            b"root:x:0:0:root:/root:/bin/bash\n# comment\n+nis::::::\ntoor:x:0:0::/:/bin/sh\nbad:x:notanumber:1\nnobody:x:65534:65534::/:/usr/sbin/nologin",
+        );
+        assert_eq!(names.name(0), b"root");
+        assert_eq!(names.name(65534), b"nobody");
+        assert_eq!(names.name(1000), b"1000");
+    }
+
+    #[test]
+    fn own_shares_add_up_to_the_total_with_links_once() {
+        let who = |uid| {
+            Some(StatExtra {
+                uid,
+                ..StatExtra::default()
+            })
+        };
+        let file = |size, f| Node::new(EntryKind::File, size, size, 0, f);
+        let mut b = PostOrderBuilder::new(false, true);
+        b.root(
+            b"/r".to_vec(),
+            Node::new(EntryKind::Dir, 10, 10, 0, 0),
+            (0, 0),
+            who(0),
+        );
+        b.add(file(100, flags::HARDLINK), b"a", (0, 0), who(7), None);
+        b.open_dir(
+            Node::new(EntryKind::Dir, 10, 10, 0, 0),
+            b"d",
+            (0, 0),
+            who(7),
+        );
+        b.add(file(1000, 0), b"x", (0, 0), who(8), None);
+        b.add(
+            file(100, flags::HARDLINK | flags::DUPLICATE),
+            b"a2",
+            (0, 0),
+            who(7),
+            None,
+        );
+        b.close();
+        let mut tree = b.into_tree().tree;
+        tree.finish();
+        let owners = owners_of(&tree, TOTAL, SizeMode::Disk).expect("owners recorded");
+        let got: Vec<(u32, u64, u64)> = owners.iter().map(|u| (u.uid, u.disk, u.entries)).collect();
+        assert_eq!(got, vec![(8, 1000, 1), (7, 110, 2), (0, 10, 1)]);
+        let d = tree.node(1).children().start + 1;
+        let below = owners_of(&tree, d, SizeMode::Count).expect("owners");
+        assert_eq!(below.iter().map(|u| u.uid).collect::<Vec<_>>(), vec![7, 8]);
+        let mut plain = TreeBuilder::new();
+        plain.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 1, 1, 0, 0))]);
+        assert!(owners_of(&plain.into_tree(), TOTAL, SizeMode::Disk).is_none());
+    }
+}
