@@ -285,10 +285,10 @@ impl Config {
             Some(OutputFormat::M) => UnitStyle::Fixed(1 << 20, "Mi"),
             Some(OutputFormat::G) => UnitStyle::Fixed(1 << 30, "Gi"),
             Some(OutputFormat::T) => UnitStyle::Fixed(1 << 40, "Ti"),
-            Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "KB"),
-            Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "MB"),
-            Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "GB"),
-            Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "TB"),
+            Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "K"),
+            Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "M"),
+            Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "G"),
+            Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "T"),
         };
         let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = cli.force_colors || (stdout_tty && !cli.no_colors && !no_color_env);

@@ -383,7 +383,7 @@ fn screen_reader_prints_plain_columns() {
             .lines()
             .map(|l| l.split_whitespace().collect::<Vec<_>>())
             .find(|r| r[0] == n)
-            .and_then(|r| r[2].parse::<u64>().ok())
+            .and_then(|r| r[2].trim_end_matches('B').parse::<u64>().ok())
     };
     assert_eq!(size_of("a"), Some(size(child(&v, "a"))));
     assert_eq!(size_of("d"), Some(size(&v)));

@@ -676,31 +676,32 @@ pub fn walk_threads(report: &str) -> usize {
         .unwrap_or_else(|| panic!("no thread count in {report:?}"))
 }
 
-/// A size as the size column writes it in powers of 1024 (`512B`, `4.0Ki`, `12Mi`): one
-/// decimal below ten units, whole units above. Written here from that rule, not through
+/// A size as the size column writes it in powers of 1024, dust's rule (`512B`, `4.0Ki`,
+/// `12Mi`): below ten units one decimal, rounded to the nearest tenth (a `10.0` is written
+/// `10`); from ten units up the whole number of units, rounded down (11.9 MiB is `11Mi`,
+/// 1023.9 KiB is `1023Ki`); nothing above Pi. Written here from that rule, not through
 /// hogs's formatter, so a test comparing a screen with it checks the formatter too.
 pub fn iec(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+    const UNITS: [&str; 5] = ["Ki", "Mi", "Gi", "Ti", "Pi"];
     if bytes < 1024 {
         return format!("{bytes}B");
     }
     let n = u128::from(bytes);
     let mut unit = 0;
     let mut div: u128 = 1024;
-    while n / div >= 1024 && unit + 1 < UNITS.len() {
+    while n / (div * 1024) >= 1 && unit + 1 < UNITS.len() {
         div *= 1024;
         unit += 1;
     }
+    let whole = n / div;
+    if whole >= 10 {
+        return format!("{whole}{}", UNITS[unit]);
+    }
     let tenths = (n * 10 + div / 2) / div;
-    if tenths < 100 {
-        return format!("{}.{}{}", tenths / 10, tenths % 10, UNITS[unit]);
+    if tenths >= 100 {
+        return format!("10{}", UNITS[unit]);
     }
-    let whole = (n + div / 2) / div;
-    if whole >= 1024 && unit + 1 < UNITS.len() {
-        // 1023.6Ki shows as the next unit, not as four digits
-        return format!("1.0{}", UNITS[unit + 1]);
-    }
-    format!("{whole}{}", UNITS[unit])
+    format!("{}.{}{}", tenths / 10, tenths % 10, UNITS[unit])
 }
 
 /// Whether the tests run under CI (`CI=true`, as `.ci/run` is started), where no test may
