@@ -245,6 +245,7 @@ pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<(
                 max_depth: view.depth.map(|d| d + usize::from(!single)),
                 ..sel
             },
+            view.units,
             out,
         );
     }

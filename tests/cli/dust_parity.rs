@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+use serde_json::Value;
+
 use crate::util::*;
 
 /// Where the real dust is: `dust` on PATH, else ~/.cargo/bin/dust. `None` (after saying so)
@@ -145,4 +147,125 @@ fn file_counts_match_dust() {
         "-o b does not apply to counts"
     );
     assert_eq!(theirs.get("many"), Some(&"1,234".to_owned()), "{theirs:?}");
+}
+
+/// A JSON tree reduced to dust's keys (`size`, `name`, `children`), children sorted by name
+/// (ties of size may come in another order).
+fn dust_keys(v: &Value) -> Value {
+    let mut kids: Vec<Value> = children(v).iter().map(dust_keys).collect();
+    kids.sort_by(|a, b| full_name(a).cmp(full_name(b)));
+    serde_json::json!({ "size": v["size"], "name": v["name"], "children": kids })
+}
+
+/// Parse one JSON document.
+fn parse(out: &[u8], who: &str) -> Value {
+    serde_json::from_slice(out).unwrap_or_else(|e| {
+        panic!(
+            "{who}: not one JSON document ({e}): {}",
+            String::from_utf8_lossy(out)
+        )
+    })
+}
+
+/// A tree with files of several sizes two levels down, an empty file and an empty directory.
+fn json_tree(env: &TestEnv) {
+    env.file("t/a/f1", 5000);
+    env.file("t/a/b/f2", 20_000);
+    env.file("t/c/big", 1_200_000);
+    env.file("t/c/mid", 70_000);
+    env.file("u/x", 3000);
+    env.mkdir("t/emptyd");
+    env.empty("t/empty");
+}
+
+/// Item 1: `-j` is a superset of dust's: reduced to dust's keys, hogs's document is dust's,
+/// for one path, several paths, `-d`, `-s`, `-o`, and paths written in other ways.
+#[test]
+fn json_is_a_superset_of_dusts() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    json_tree(&env);
+    let cases: &[&[&str]] = &[
+        &["t"],
+        &["t/"],
+        &["./t"],
+        &["t//a"],
+        &["t/a", "t/c"],
+        &["t", "u"],
+        &["-d", "1", "t"],
+        &["-d", "1", "t", "u"],
+        &["-s", "t"],
+        &["-o", "b", "t"],
+        &["-o", "kb", "t"],
+        &["-o", "si", "-s", "t"],
+    ];
+    for args in cases {
+        let mut all = vec!["-j"];
+        all.extend_from_slice(args);
+        let theirs = dust_keys(&parse(&dust(&env, &bin, &all), "dust"));
+        let v = parse(&hogs(&env, &all), "hogs");
+        assert_eq!(dust_keys(&v), theirs, "hogs vs dust {all:?}");
+    }
+}
+
+/// Item 1: `-j -f`: the same names as dust and, for files, the same `size` strings (dust
+/// counts files only, hogs every inode as `du --inodes`, so directories are left out).
+#[test]
+fn json_file_counts_are_dusts_for_files() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    json_tree(&env);
+    fn files(v: &Value, out: &mut Vec<(String, String)>) {
+        if children(v).is_empty() && full_name(v) != "t/emptyd" {
+            out.push((
+                full_name(v).to_owned(),
+                v["size"].as_str().unwrap_or("?").to_owned(),
+            ));
+        }
+        for c in children(v) {
+            files(c, out);
+        }
+    }
+    let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+    files(
+        &parse(&dust(&env, &bin, &["-j", "-f", "t"]), "dust"),
+        &mut theirs,
+    );
+    files(&parse(&hogs(&env, &["-j", "-f", "t"]), "hogs"), &mut ours);
+    theirs.sort();
+    ours.sort();
+    assert!(!theirs.is_empty());
+    assert_eq!(ours, theirs);
+}
+
+/// Item 1: hogs's own numbers stay, under their own names, and agree with du; a path that is
+/// not UTF-8 keeps every byte in `name_bytes`.
+#[test]
+fn json_keeps_hogs_numbers_and_raw_names() {
+    let env = TestEnv::new();
+    json_tree(&env);
+    env.file(path_bytes(b"t/bad-\xff"), 10);
+    let v = env.json(["t"]);
+    assert_eq!(field_u64(&v, "disk_bytes"), env.du_disk(&["t"]));
+    assert_eq!(field_u64(&v, "apparent_bytes"), env.du_apparent(&["t"]));
+    assert_eq!(field_u64(&v, "entries"), env.du_inodes(&["t"]));
+    assert_eq!(field_u64(&v, "value"), env.du_disk(&["t"]));
+    assert_eq!(v["type"], "dir");
+    assert_eq!(v["size"], crate::util::iec(env.du_disk(&["t"])).as_str());
+    let bad = children(&v)
+        .iter()
+        .find(|c| full_name(c).starts_with("t/bad-"))
+        .unwrap_or_else(|| panic!("no t/bad- in {v}"));
+    let raw: Vec<u8> = bad["name_bytes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no name_bytes in {bad}"))
+        .iter()
+        .map(|b| b.as_u64().unwrap_or(999) as u8)
+        .collect();
+    assert_eq!(raw, b"t/bad-\xff");
+    let s = env.json(["-s", "t"]);
+    assert_eq!(field_u64(&s, "value"), env.du_apparent(&["t"]));
+    let f = env.json(["-f", "t"]);
+    assert_eq!(field_u64(&f, "value"), env.du_inodes(&["t"]));
+    assert_eq!(f["size"], env.du_inodes(&["t"]).to_string().as_str());
 }

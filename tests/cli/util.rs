@@ -448,9 +448,10 @@ pub fn basename(p: &str) -> &str {
     p.trim_end_matches('/').rsplit('/').next().unwrap_or(p)
 }
 
-/// `"size"` of a JSON node.
+/// The number a JSON node is sized by (`"value"`: disk bytes, apparent bytes with `-s`,
+/// entries with `-f`, seconds with `-m`); `"size"` is dust's formatted string of it.
 pub fn size(v: &Value) -> u64 {
-    field_u64(v, "size")
+    field_u64(v, "value")
 }
 
 /// A numeric field of a JSON node, which must be a JSON (unsigned integer) number.
@@ -461,11 +462,23 @@ pub fn field_u64(v: &Value, key: &str) -> u64 {
         .unwrap_or_else(|| panic!("JSON {key:?} is not an unsigned integer number: {v}"))
 }
 
-/// `"name"` of a JSON node.
-pub fn name(v: &Value) -> &str {
+/// `"name"` of a JSON node: the path as dust builds it (the argument, then `/` and each name
+/// below it; `(total)` above several paths).
+pub fn full_name(v: &Value) -> &str {
     v.get("name")
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("JSON node has no string \"name\": {v}"))
+}
+
+/// The entry's own name: the last component of [`full_name`] (`/` stays `/`). `--diff -j`
+/// names every node by its own name already.
+pub fn name(v: &Value) -> &str {
+    let full = full_name(v);
+    if full.len() > 1 {
+        basename(full)
+    } else {
+        full
+    }
 }
 
 /// `"children"` of a JSON node.
@@ -475,11 +488,35 @@ pub fn children(v: &Value) -> &Vec<Value> {
         .unwrap_or_else(|| panic!("JSON node has no array \"children\": {v}"))
 }
 
+/// Rewrites every node's `"name"` (and `"name_bytes"`) below the root to the entry's own
+/// name, without the path above it: for comparing the trees of one scan reached by
+/// different paths (a walk of `d`, an import of `/tmp/…/d`).
+pub fn own_names(v: &mut Value) {
+    for c in v
+        .get_mut("children")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let own = name(c).to_owned();
+        c["name"] = Value::String(own);
+        if let Some(raw) = c.get_mut("name_bytes").and_then(Value::as_array_mut) {
+            if let Some(slash) = raw
+                .iter()
+                .rposition(|b| b.as_u64() == Some(u64::from(b'/')))
+            {
+                raw.drain(..=slash);
+            }
+        }
+        own_names(c);
+    }
+}
+
 /// The child whose name (or its last path component) is `base`.
 pub fn child<'a>(v: &'a Value, base: &str) -> &'a Value {
     children(v)
         .iter()
-        .find(|c| name(c) == base || basename(name(c)) == base)
+        .find(|c| name(c) == base || full_name(c) == base)
         .unwrap_or_else(|| {
             let names: Vec<&str> = children(v).iter().map(name).collect();
             panic!("no child {base:?} in {names:?}")
@@ -496,7 +533,7 @@ pub fn child_sizes(v: &Value) -> Vec<(String, u64)> {
 
 /// Find a node named `n` (exact name or last component) anywhere in the JSON tree.
 pub fn find_node<'a>(v: &'a Value, n: &str) -> Option<&'a Value> {
-    if name(v) == n || basename(name(v)) == n {
+    if name(v) == n || full_name(v) == n {
         return Some(v);
     }
     children(v).iter().find_map(|c| find_node(c, n))
@@ -504,7 +541,7 @@ pub fn find_node<'a>(v: &'a Value, n: &str) -> Option<&'a Value> {
 
 /// All names in the JSON tree.
 pub fn all_names(v: &Value, out: &mut Vec<String>) {
-    out.push(name(v).to_owned());
+    out.push(full_name(v).to_owned());
     for c in children(v) {
         all_names(c, out);
     }

@@ -602,7 +602,7 @@ fn proc_is_stat_only() {
     for _ in 0..3 {
         let out = env.run(["-x", "-j", "-d", "1", "/proc"]);
         let v = json_of(&out);
-        assert_eq!(name(&v), "/proc");
+        assert_eq!(full_name(&v), "/proc");
         for l in err_lines(&out) {
             assert!(
                 !l.contains("No such file or directory"),
