@@ -157,12 +157,12 @@ impl BarsView<'_> {
     }
 }
 
-fn percent(size: u64, total: u64) -> u64 {
-    if total == 0 {
-        0
-    } else {
-        ((size as u128 * 100 + total as u128 / 2) / total as u128) as u64
-    }
+/// The share of `total` in whole percent, as dust computes it: in `f32`, written with `{:.0}`
+/// (so an exact half goes to the even neighbour: 12.5% is `12`, 37.5% is `38`).
+pub(crate) fn percent(size: u64, total: u64) -> u64 {
+    let share = size as f32 / total as f32;
+    let share = if share.is_normal() { share } else { 0.0 };
+    format!("{:.0}", share * 100.0).parse().unwrap_or(0)
 }
 
 /// `│ │ ├─┬ ` for a row, in at most `max_w` columns: when the tree is deeper than that, the
@@ -293,5 +293,10 @@ mod tests {
         assert_eq!(percent(1, 3), 33);
         assert_eq!(percent(2, 3), 67);
         assert_eq!(percent(5, 0), 0);
+        // dust's {:.0}: halves to even
+        assert_eq!(percent(4, 32), 12);
+        assert_eq!(percent(12, 32), 38);
+        assert_eq!(percent(1, 200), 0);
+        assert_eq!(percent(3, 200), 2);
     }
 }
