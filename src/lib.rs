@@ -233,7 +233,7 @@ pub fn render(tree: &Tree, config: &Config, out: &mut dyn Write) -> io::Result<(
         max_depth: view.depth.map(|d| d + extra),
         min_size: view.min_size,
         only_dirs: view.only_dirs,
-        hide_empty: config.filters.is_active(),
+        hide_empty: config.filters.hides_empty_dirs(),
         collapsed: tree.dirs_matching(&view.collapse.0, &view.collapse.1),
     };
     if view.json {

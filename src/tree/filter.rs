@@ -1,5 +1,8 @@
-//! `-e` / `-v` (and `-M`/`-A`/`-y`): count only the files whose full path the regexes
-//! accept and whose times the time filters accept.
+//! `-e` / `-v` (and `-M`/`-A`/`-y`): count only the entries whose full path the regexes
+//! accept and whose times the time filters accept, as dust does: a rejected file is left out
+//! (not counted, not shown); a rejected directory is still walked and shown, but its own
+//! blocks are not counted (`-v '\.gz$'` keeps every directory's blocks, `-e '\.gz$'` drops
+//! those of the directories whose path does not match).
 //!
 //! Done on the finished walk rather than inside it, so the walker stays free of view logic and
 //! builds no paths: one depth-first pass here keeps a single path buffer.
@@ -70,7 +73,13 @@ impl PathFilters {
         })
     }
 
-    /// Whether a file with this full path is counted.
+    /// With `-e`/`-v` (dust's "using a filter"; not the time filters), entries left with
+    /// nothing but files are noise: directories of size 0 are hidden, empty files stay.
+    pub fn hides_empty_dirs(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+
+    /// Whether an entry with this full path is counted.
     pub fn accepts(&self, path: &[u8]) -> bool {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
             && !self.exclude.iter().any(|r| r.is_match(path))
@@ -78,8 +87,9 @@ impl PathFilters {
 }
 
 impl Tree {
-    /// Marks rejected files [`flags::FILTERED`] and drops directories' own sizes, so totals
-    /// are the sizes of matching files only. No-op without filters. Call before `finish`.
+    /// Marks rejected files [`flags::FILTERED`] and drops the own sizes of rejected
+    /// directories (their contents are judged one by one), as dust counts. No-op without
+    /// filters. Call before `finish`.
     pub fn apply_filters(&mut self, filters: &PathFilters) {
         self.filter(filters, true);
     }
@@ -113,15 +123,17 @@ impl Tree {
                 .get(id as usize)
                 .map_or((0, 0), |e| (e.atime, e.ctime));
             let node = &mut self.nodes[id as usize];
+            let accepted =
+                filters.accepts(&path) && filters.accepts_times(node.mtime, atime, ctime);
             if node.is_dir() {
-                if zero_dirs {
+                if zero_dirs && !accepted {
                     node.disk = 0;
                     node.apparent = 0;
                     node.entries = 0;
                 }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));
-            } else if !filters.accepts(&path) || !filters.accepts_times(node.mtime, atime, ctime) {
+            } else if !accepted {
                 node.set_flag(flags::FILTERED);
             }
         }

@@ -269,3 +269,59 @@ fn json_keeps_hogs_numbers_and_raw_names() {
     assert_eq!(field_u64(&f, "value"), env.du_inodes(&["t"]));
     assert_eq!(f["size"], env.du_inodes(&["t"]).to_string().as_str());
 }
+
+/// `-R` rows of both tools, sorted (ties of size may come in another order).
+fn both_rows(env: &TestEnv, bin: &PathBuf, args: &[&str]) -> (Vec<String>, Vec<String>) {
+    let mut all = vec!["-R", "-c", "-n", "999"];
+    all.extend_from_slice(args);
+    let rows = |out: Vec<u8>| {
+        let mut v: Vec<String> = String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        v.sort();
+        v
+    };
+    (rows(dust(env, bin, &all)), rows(hogs(env, &all)))
+}
+
+/// A tree for the filters: files that match and do not, empty files, an empty directory, a
+/// directory whose own name matches, and old files (ten days) next to new ones.
+fn filter_tree(env: &TestEnv) {
+    env.file("g/d1/a.gz", 5000);
+    env.file("g/d1/sub/b.txt", 9000);
+    env.file("g/d2/c.txt", 3000);
+    env.file("g/logs.gz/inner.txt", 7000);
+    env.file("g/old/ancient.txt", 6000);
+    env.file("g/old/ancient.gz", 2000);
+    env.mkdir("g/emptyd");
+    env.empty("g/d1/z.txt");
+    env.empty("g/d2/zero.gz");
+    env.bash("touch -d '10 days ago' g/old/ancient.txt g/old/ancient.gz");
+}
+
+/// Item 8: the filters count what dust counts — directories keep their own blocks unless
+/// their own path is rejected — and show what dust shows: empty files stay, directories left
+/// with nothing go (with -e/-v), nothing is hidden for the time filters.
+#[test]
+fn filters_count_and_show_what_dust_does() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    filter_tree(&env);
+    let cases: &[&[&str]] = &[
+        &["-v", r"\.gz$", "g"],
+        &["-e", r"\.gz$", "g"],
+        &["-e", "txt", "g"],
+        &["-e", "d1", "g"],
+        &["-e", "gz", "-e", "d2", "g"],
+        &["-M", "+3", "g"],
+        &["-M", "-3", "g"],
+        &["-A", "-3", "g"],
+        &["-v", r"\.gz$", "-o", "b", "-d", "0", "g"],
+    ];
+    for args in cases {
+        let (theirs, ours) = both_rows(&env, &bin, args);
+        assert!(!theirs.is_empty(), "dust {args:?} printed nothing");
+        assert_eq!(ours, theirs, "hogs vs dust {args:?}");
+    }
+}
