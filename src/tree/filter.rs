@@ -21,8 +21,10 @@ pub struct TimeFilter {
 }
 
 impl TimeFilter {
-    /// find(1)'s day counts, as dust reads them: `+N` more than N whole days ago, `N` between
-    /// N and N+1 days ago, `-N` less than N days ago (`now` in seconds).
+    /// Day counts as dust reads them (config.rs `get_filter_time_operator`): from the local
+    /// midnight that began today (`M`), counted back in whole days of 86,400 s: `-N` since
+    /// `M - N days` (`-0`: today), `N` the day that ends at `M - N days` (`0`: yesterday),
+    /// `+N` up to and including `M - (N + 1) days`. `now` in seconds since the epoch.
     pub fn parse(value: &str, field: TimeField, now: i64) -> Option<TimeFilter> {
         const DAY: i64 = 86_400;
         let v = value.trim();
@@ -34,10 +36,11 @@ impl TimeFilter {
             return None;
         }
         let n: i64 = digits.parse().ok()?;
-        let ago = |days: i64| now.saturating_sub(days.saturating_mul(DAY));
+        let midnight = local_midnight(now);
+        let ago = |days: i64| midnight.saturating_sub(days.saturating_mul(DAY));
         let (from, to) = match sign {
-            b'+' => (i64::MIN, ago(n.saturating_add(1))),
-            b'-' => (ago(n).saturating_add(1), i64::MAX),
+            b'+' => (i64::MIN, ago(n.saturating_add(1)).saturating_add(1)),
+            b'-' => (ago(n), i64::MAX),
             _ => (ago(n.saturating_add(1)), ago(n)),
         };
         Some(TimeFilter { field, from, to })
@@ -46,6 +49,20 @@ impl TimeFilter {
     pub fn accepts(&self, t: i64) -> bool {
         self.from <= t && t < self.to
     }
+}
+
+/// The local midnight that began the day of `now` (seconds since the epoch): the earliest
+/// one when a clock change repeats it, `now` itself if the zone skips midnight that day.
+pub fn local_midnight(now: i64) -> i64 {
+    use chrono::{Local, TimeZone};
+    let Some(today) = Local.timestamp_opt(now, 0).earliest() else {
+        return now;
+    };
+    today
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|m| Local.from_local_datetime(&m).earliest())
+        .map_or(now, |m| m.timestamp())
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).

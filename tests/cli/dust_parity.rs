@@ -8,7 +8,7 @@
 //! installs dust).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -36,7 +36,7 @@ fn dust_bin() -> Option<PathBuf> {
 
 /// Run dust with these arguments in the root of `env`; stdout (any exit status: dust exits 0
 /// on most errors).
-fn dust(env: &TestEnv, bin: &PathBuf, args: &[&str]) -> Vec<u8> {
+fn dust(env: &TestEnv, bin: &Path, args: &[&str]) -> Vec<u8> {
     Command::new(bin)
         .args(args)
         .current_dir(env.root())
@@ -68,7 +68,7 @@ fn sizes_by_name(out: &[u8]) -> BTreeMap<String, String> {
 /// Both tools' `-R` size columns, with these arguments.
 fn both_sizes(
     env: &TestEnv,
-    bin: &PathBuf,
+    bin: &Path,
     args: &[&str],
 ) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     let mut all = vec!["-R", "-c", "-n", "999"];
@@ -271,7 +271,7 @@ fn json_keeps_hogs_numbers_and_raw_names() {
 }
 
 /// `-R` rows of both tools, sorted (ties of size may come in another order).
-fn both_rows(env: &TestEnv, bin: &PathBuf, args: &[&str]) -> (Vec<String>, Vec<String>) {
+fn both_rows(env: &TestEnv, bin: &Path, args: &[&str]) -> (Vec<String>, Vec<String>) {
     let mut all = vec!["-R", "-c", "-n", "999"];
     all.extend_from_slice(args);
     let rows = |out: Vec<u8>| {
@@ -323,5 +323,88 @@ fn filters_count_and_show_what_dust_does() {
         let (theirs, ours) = both_rows(&env, &bin, args);
         assert!(!theirs.is_empty(), "dust {args:?} printed nothing");
         assert_eq!(ours, theirs, "hogs vs dust {args:?}");
+    }
+}
+
+/// Files whose times sit around the local midnights of `tz` (set with touch(1) in that
+/// zone), in `d/` and `d/sub/`.
+fn dated_tree(env: &TestEnv, tz: &str) {
+    env.mkdir("d/sub");
+    let stamps = [
+        "today 00:00:01",
+        "yesterday 23:59:59",
+        "yesterday 12:00",
+        "yesterday 00:00:00",
+        "2 days ago 00:00",
+        "3 days ago 12:00",
+        "4 days ago 23:00",
+        "40 days ago 12:00",
+    ];
+    for (i, t) in stamps.iter().enumerate() {
+        let name = t.replace([' ', ':'], "_");
+        let dir = if i % 2 == 0 { "d" } else { "d/sub" };
+        env.file(format!("{dir}/{name}"), 100 + i as u64 * 5000);
+        env.bash(&format!(
+            "TZ={tz} touch -m -d '{t}' '{dir}/{name}' && TZ={tz} touch -a -d '{t}' '{dir}/{name}'"
+        ));
+    }
+    env.bash(&format!("TZ={tz} touch -m -d '5 days ago 08:00' d/sub"));
+}
+
+/// Both tools under the time zone `tz`: their `-R` rows, sorted.
+fn both_rows_in(env: &TestEnv, bin: &Path, tz: &str, args: &[&str]) -> (Vec<String>, Vec<String>) {
+    let mut all = vec!["-R", "-c", "-n", "999"];
+    all.extend_from_slice(args);
+    let rows = |out: Vec<u8>| {
+        let mut v: Vec<String> = String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        v.sort();
+        v
+    };
+    let run = |program: &std::path::Path| {
+        Command::new(program)
+            .args(&all)
+            .current_dir(env.root())
+            .env("TZ", tz)
+            .env("XDG_CONFIG_HOME", env.root().join("no-such-config-dir"))
+            .env("HOME", env.root().join("no-such-home"))
+            .output()
+            .expect("run")
+            .stdout
+    };
+    (rows(run(bin)), rows(run(&hogs_bin())))
+}
+
+/// Item 9: -M/-A/-y count calendar days back from local midnight (`-M 0` is yesterday), and
+/// -m writes local dates with a directory's time the newest of its own and its entries', in
+/// three zones.
+#[test]
+fn time_filters_and_dates_follow_dust_in_local_time() {
+    let Some(bin) = dust_bin() else { return };
+    for tz in ["UTC", "Asia/Tokyo", "America/New_York"] {
+        let env = TestEnv::new();
+        dated_tree(&env, tz);
+        for args in [
+            &["-M", "0", "d"][..],
+            &["-M", "-0", "d"],
+            &["-M", "1", "d"],
+            &["-M", "+0", "d"],
+            &["-M", "+1", "d"],
+            &["-M", "-2", "d"],
+            &["-M", "3", "d"],
+            &["-M", "+30", "d"],
+            &["-A", "0", "d"],
+            &["-A", "+2", "d"],
+            &["-y", "-0", "d"],
+            &["-y", "0", "d"],
+            &["-m", "m", "d"],
+            &["-m", "a", "-d", "1", "d"],
+        ] {
+            let (theirs, ours) = both_rows_in(&env, &bin, tz, args);
+            assert!(!theirs.is_empty(), "dust {args:?} printed nothing");
+            assert_eq!(ours, theirs, "TZ={tz}: hogs vs dust {args:?}");
+        }
     }
 }
