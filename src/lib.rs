@@ -71,7 +71,9 @@ pub fn run(config: &Config) -> ExitStatus {
 
     let mut status = ExitStatus::Success;
     if !scan.errors.is_empty() {
-        status = ExitStatus::Incomplete;
+        if error::incomplete(&scan.errors) {
+            status = ExitStatus::Incomplete;
+        }
         let stderr = io::stderr();
         let to_terminal = stderr.is_terminal();
         let _ = error::report_scan_errors(&scan.errors, &tree, &mut stderr.lock(), to_terminal);

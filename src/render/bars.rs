@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::color::{Palette, RESET};
+use super::color::{Palette, RESET, SIZE_RED};
 use super::escape::{escape, truncate, Escaped};
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
@@ -99,13 +99,26 @@ impl BarsView<'_> {
         let mut ancestors: Vec<u64> = Vec::new();
         let mut out_lines: Vec<Vec<u8>> = Vec::with_capacity(lines.len());
         let flip = !opts.reverse;
+        // with colours, dust paints the size of the biggest of each set of siblings red (the
+        // rows come biggest first: the first row of each parent), the padding included
+        let mut seen_parents = rustc_hash::FxHashSet::default();
         for l in &lines {
+            let parent = if l.row.depth == 0 {
+                u32::MAX
+            } else {
+                tree.node(l.row.id).parent
+            };
+            let biggest = seen_parents.insert(parent);
             let d = l.row.depth;
             guides.truncate(d);
             ancestors.truncate(d);
             let size = tree.node(l.row.id).size(self.mode);
             let mut line = Vec::with_capacity(opts.width + 32);
-            write!(line, "{:>w$} ", l.size, w = size_w)?;
+            if biggest && self.palette.is_some() {
+                write!(line, "{SIZE_RED}{:>w$}{RESET} ", l.size, w = size_w)?;
+            } else {
+                write!(line, "{:>w$} ", l.size, w = size_w)?;
+            }
             // the guides may take what the name leaves, but never more than half the column
             let prefix_room = label_w.saturating_sub(l.name.width).max(label_w / 2);
             let (prefix, prefix_w) =
@@ -118,18 +131,23 @@ impl BarsView<'_> {
                 line.extend_from_slice(RESET.as_bytes());
             }
             let (name, name_w) = truncate(&l.name, label_w.saturating_sub(prefix_w));
+            // "(total)" is no entry on disk: dust leaves it uncoloured
             let color = self
                 .palette
+                .filter(|_| l.row.id != crate::tree::TOTAL)
                 .and_then(|p| p.start(tree.node(l.row.id).kind(), tree.name(l.row.id)));
             if let Some(c) = &color {
                 line.extend_from_slice(c.as_bytes());
             }
             line.extend_from_slice(&name);
+            if show_bars {
+                // inside the name's colour, as dust pads it
+                line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
+            }
             if color.is_some() {
                 line.extend_from_slice(RESET.as_bytes());
             }
             if show_bars {
-                line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
                 if dim {
                     line.extend_from_slice(DIM.as_bytes());
                 }

@@ -48,7 +48,10 @@ impl Selection {
         let size = n.size(self.mode);
         // a file a filter left out is not shown at all (it was shown as `0B` when all empty
         // entries were hidden under a filter)
+        // nor a second name of a hard-linked inode (counted once, under its first name),
+        // which dust does not show either
         !(n.has(super::flags::FILTERED)
+            || n.has(super::flags::DUPLICATE)
             || self.only_dirs && n.kind() != EntryKind::Dir
             || self.hide_empty && size == 0 && n.kind() != EntryKind::File
             || self.min_size.is_some_and(|m| size < m))

@@ -408,3 +408,124 @@ fn time_filters_and_dates_follow_dust_in_local_time() {
         }
     }
 }
+
+/// Item 11: a second name of a hard-linked file is not a row (dust hides it; hogs showed a
+/// `0B` row). Which of the two names is kept depends on the directory order, so rows are
+/// compared without names.
+#[test]
+fn hard_link_second_names_are_not_rows() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    env.file("d/one", 9000);
+    env.hardlink("d/one", "d/two");
+    env.file("d/other", 3000);
+    let unnamed = |rows: Vec<String>| {
+        let mut v: Vec<String> = rows
+            .iter()
+            .map(|r| r.split(' ').skip(1).collect::<Vec<_>>().join(" "))
+            .collect();
+        v.sort();
+        v
+    };
+    let (theirs, ours) = both_rows(&env, &bin, &["d"]);
+    assert_eq!(theirs.len(), 3, "{theirs:?}");
+    assert_eq!(unnamed(ours), unnamed(theirs));
+    let v = env.json(["d"]);
+    assert_eq!(
+        children(&v).len(),
+        2,
+        "no JSON node for the second name either: {v}"
+    );
+}
+
+/// Item 11: with -C the size of the biggest of each set of siblings is red, its padding
+/// inside the colour, and a name's padding is inside its colour: byte for byte dust's
+/// (without bars, whose widths differ).
+#[test]
+fn colours_are_dusts() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    json_tree(&env);
+    for args in [
+        &["-C", "-b", "t"][..],
+        &["-C", "-b", "-d", "1", "t", "u"],
+        &["-C", "-b", "-r", "t"],
+    ] {
+        let theirs = Command::new(bin.as_path())
+            .args(args)
+            .current_dir(env.root())
+            .env("LS_COLORS", "di=1;34:fi=0:*.gz=31")
+            .env("HOME", env.root().join("no-such-home"))
+            .output()
+            .expect("run dust")
+            .stdout;
+        let ours = env
+            .hogs()
+            .args(args)
+            .env("LS_COLORS", "di=1;34:fi=0:*.gz=31")
+            .output()
+            .expect("run hogs")
+            .stdout;
+        assert!(theirs.contains(&0x1b), "dust {args:?} wrote no colour");
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs),
+            "hogs vs dust {args:?}"
+        );
+    }
+}
+
+/// Item 11: -B fills the bars from the right, as its help now says (and as dust's -B).
+#[test]
+fn bars_on_right_fill_from_the_right_as_the_help_says() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    json_tree(&env);
+    // the bar of t/a (a small share): where its block is
+    let bar_of = |out: &[u8]| -> String {
+        let text = String::from_utf8_lossy(out).into_owned();
+        let line = text
+            .lines()
+            .find(|l| l.contains(" a "))
+            .unwrap_or_else(|| panic!("no row a in {text}"))
+            .to_owned();
+        line.split('│').nth(1).unwrap_or("").trim_end().to_owned()
+    };
+    let ours = bar_of(&hogs(&env, &["-B", "-c", "-d", "1", "-w", "60", "t"]));
+    let theirs = bar_of(&dust(&env, &bin, &["-B", "-c", "-d", "1", "-w", "60", "t"]));
+    assert!(
+        theirs.starts_with(' ') && theirs.ends_with('█'),
+        "dust: {theirs:?}"
+    );
+    assert!(
+        ours.starts_with(' ') && ours.ends_with('█'),
+        "hogs: {ours:?}"
+    );
+    let help = String::from_utf8_lossy(&hogs(&env, &["--help"])).into_owned();
+    let b = help
+        .lines()
+        .skip_while(|l| !l.contains("--bars-on-right"))
+        .take(2)
+        .collect::<String>();
+    assert!(
+        b.contains("Fill the bars from the right") && !b.contains("from the left (toward"),
+        "-B's help says what -B does: {b:?}"
+    );
+}
+
+/// Item 11: an empty argument is skipped as dust skips it: the same rows, exit 0 (hogs says
+/// so in a warning).
+#[test]
+fn an_empty_argument_is_skipped() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    json_tree(&env);
+    let (theirs, ours) = both_rows(&env, &bin, &["-d", "0", "", "t"]);
+    assert_eq!(ours, theirs);
+    let out = env.run(["-d", "0", "", "t"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: warning: skipped a zero-length file name\n"
+    );
+}
