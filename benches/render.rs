@@ -86,13 +86,20 @@ fn render(c: &mut Criterion) {
     // as in `hogs::app::print::render` for one path: the view's lines, the depth as given
     let sel = selection(view_options(30).lines, Some(2));
     out.clear();
-    render_json(&tree, top, &sel, &mut out).expect("writing to a Vec cannot fail");
+    render_json(&tree, top, &sel, hogs::vocab::UnitStyle::HumanIec, &mut out)
+        .expect("writing to a Vec cannot fail");
     serde_json::from_slice::<serde_json::Value>(&out).expect("the output is one JSON document");
     group.bench_function("depth2", |b| {
         b.iter(|| {
             out.clear();
-            render_json(black_box(&tree), top, &sel, &mut out)
-                .expect("writing to a Vec cannot fail");
+            render_json(
+                black_box(&tree),
+                top,
+                &sel,
+                hogs::vocab::UnitStyle::HumanIec,
+                &mut out,
+            )
+            .expect("writing to a Vec cannot fail");
             out.len()
         })
     });

@@ -38,7 +38,7 @@ complete -c hogs -s x -l limit-filesystem -d 'Stay on the filesystems of the giv
 complete -c hogs -s L -l dereference-links -d 'Follow symbolic links (each directory is still walked once)'
 complete -c hogs -s i -l ignore-hidden -d 'Do not count hidden files and directories (names starting with \'.\')'
 complete -c hogs -s b -l no-percent-bars -d 'No percent bars or percentages'
-complete -c hogs -s B -l bars-on-right -d 'Fill the bars from the left (toward the names) instead of from the right'
+complete -c hogs -s B -l bars-on-right -d 'Fill the bars from the right (toward the percentages) instead of from the left'
 complete -c hogs -s c -l no-colors -d 'No colours, even on a terminal'
 complete -c hogs -s C -l force-colors -d 'Colours even when the output is not a terminal'
 complete -c hogs -s p -l full-paths -d 'Show full paths instead of names'

@@ -33,6 +33,12 @@ const SUMMARY_AFTER: usize = 10;
 /// One line per error. Control characters in a path are always escaped (a name must neither
 /// drive the terminal nor break the one-line-per-error shape a script may parse); bytes that
 /// are not UTF-8 pass through raw unless stderr is a terminal, so the path can be used again.
+/// Whether these errors make the run incomplete (exit status 1). An empty file name is
+/// skipped with a warning, as dust skips it (silently): nothing that exists was left out.
+pub fn incomplete(errors: &[ScanError]) -> bool {
+    errors.iter().any(|e| e.kind != ErrorKind::EmptyName)
+}
+
 pub fn report_scan_errors(
     errors: &[ScanError],
     tree: &Tree,
@@ -49,7 +55,7 @@ pub fn report_scan_errors(
         };
         let (head, tail) = match e.kind {
             ErrorKind::EmptyName => {
-                writeln!(err, "hogs: invalid zero-length file name")?;
+                writeln!(err, "hogs: warning: skipped a zero-length file name")?;
                 continue;
             }
             ErrorKind::Access => ("cannot access", cause),

@@ -2,8 +2,9 @@
 
 use crate::vocab::{SizeMode, UnitStyle};
 
-const IEC: [&str; 7] = ["B", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-const SI: [&str; 7] = ["B", "K", "M", "G", "T", "P", "E"];
+// dust stops at peta: 2048 PiB is written `2048Pi`
+const IEC: [&str; 6] = ["B", "Ki", "Mi", "Gi", "Ti", "Pi"];
+const SI: [&str; 6] = ["B", "K", "M", "G", "T", "P"];
 
 /// Parses a size as users type it: `500`, `20K`, `1.5M`, `2G`, `3Ki`, `4KiB` (powers of 1024),
 /// `4KB` (powers of 1000). Case-insensitive. `None` for anything else, negative or overflowing.
@@ -48,81 +49,100 @@ fn parse_scaled(number: &str, scale: u64) -> Option<u64> {
     (v.is_finite() && v >= 0.0 && v < u64::MAX as f64).then(|| v.round() as u64)
 }
 
-/// Formats a size for the size column. Counts (`-f`) use the same short units in powers of
-/// 1000 without a `B` (as dust does), unless plain output was asked for.
+/// Formats a size for the size column, as dust writes it (`display::human_readable_number`):
+/// `0B`…`1023B`, then one decimal below ten units (`4.0Ki`) and whole units, rounded down,
+/// from ten up (`11Mi` for 11.9 MiB); a fixed unit (`-o k`, `-o mb`) is the whole number of
+/// that unit, rounded down; `-o b` is the exact byte count with a `B`. Counts (`-f`) are the
+/// exact number with thousands separators (`43,077`), whatever `-o` says.
 pub fn format_size(value: u64, mode: SizeMode, style: UnitStyle) -> String {
     match (mode, style) {
         (SizeMode::Time, _) => format_time(value),
-        (_, UnitStyle::Plain) => value.to_string(),
-        (SizeMode::Count, _) => human(value, 1000, &["", "K", "M", "G", "T", "P", "E"]),
+        (SizeMode::Count, _) => with_separators(value),
+        (_, UnitStyle::Plain) => format!("{value}B"),
         (_, UnitStyle::HumanIec) => human(value, 1024, &IEC),
         (_, UnitStyle::HumanSi) => human(value, 1000, &SI),
-        (_, UnitStyle::Fixed(div, suffix)) => {
-            let v = value as f64 / div as f64;
-            if v > 0.0 && v < 10.0 {
-                format!("{v:.1}{suffix}")
-            } else {
-                format!("{}{suffix}", v.round() as u64)
-            }
-        }
+        (_, UnitStyle::Fixed(div, suffix)) => format!("{}{suffix}", value / div.max(1)),
     }
 }
 
-/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS` (UTC: no time-zone database is read),
-/// as wide as dust's `-m` column; `-` for none.
+/// The `"size"` string of `-j`, as dust's JSON writes it: a count is the bare number (no
+/// separators), and anything else — a time too, as dust does — goes through the size units.
+pub fn format_json_size(value: u64, mode: SizeMode, style: UnitStyle) -> String {
+    match mode {
+        SizeMode::Count => value.to_string(),
+        _ => format_size(value, SizeMode::Disk, style),
+    }
+}
+
+/// `43077` → `43,077`.
+pub fn with_separators(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS` in local time (TZ, /etc/localtime), as
+/// dust writes `-m`; `-` for none.
 pub fn format_time(secs: u64) -> String {
+    use chrono::{Local, TimeZone};
     if secs == 0 {
         return "-".to_string();
     }
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // days since 1970-01-01 to a civil date (Howard Hinnant's algorithm)
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    match i64::try_from(secs)
+        .ok()
+        .and_then(|s| Local.timestamp_opt(s, 0).earliest())
+    {
+        Some(t) => t.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        None => "-".to_string(),
+    }
 }
 
-/// `value` in the largest unit that keeps it below `base`: one decimal under 10, none above.
+/// `value` in the largest unit (up to peta, as dust) it reaches: one decimal below ten units,
+/// computed in `f32` as dust does so that the rare tie rounds alike (a `10.0` from 9.95 and
+/// up is written `10`), and from ten units up the whole number, rounded down.
 fn human(value: u64, base: u64, units: &[&str]) -> String {
-    if value < base {
-        return format!("{value}{}", units[0]);
+    for i in (1..units.len()).rev() {
+        let marker = base.pow(i as u32);
+        if value >= marker {
+            if value / marker < 10 {
+                let v = format!("{:.1}", value as f32 / marker as f32);
+                return if v == "10.0" {
+                    format!("10{}", units[i])
+                } else {
+                    format!("{v}{}", units[i])
+                };
+            }
+            return format!("{}{}", value / marker, units[i]);
+        }
     }
-    let mut v = value as f64;
-    let mut i = 0;
-    while v >= base as f64 && i + 1 < units.len() {
-        v /= base as f64;
-        i += 1;
-    }
-    // 1023.96K would print as "1024K": move up a unit instead
-    if v >= 9.95 && format!("{v:.0}").len() > 3 && i + 1 < units.len() {
-        v /= base as f64;
-        i += 1;
-    }
-    if v < 9.95 {
-        format!("{v:.1}{}", units[i])
-    } else {
-        format!("{v:.0}{}", units[i])
-    }
+    format!("{value}B")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Where the local zone is UTC (the dust_parity tests run hogs and dust under other TZ).
     #[test]
-    fn times_are_utc_dates() {
+    fn times_are_local_dates() {
+        use chrono::{Local, Offset, TimeZone};
+        let utc_here = [1i64, 951_782_400, 1_700_000_000, 4_102_444_799]
+            .iter()
+            .all(|&s| {
+                Local
+                    .timestamp_opt(s, 0)
+                    .earliest()
+                    .is_some_and(|t| t.offset().fix().local_minus_utc() == 0)
+            });
+        if !utc_here {
+            return;
+        }
         assert_eq!(format_time(0), "-");
         assert_eq!(format_time(1), "1970-01-01T00:00:01");
         assert_eq!(format_time(951_782_400), "2000-02-29T00:00:00");
@@ -154,34 +174,78 @@ mod tests {
         }
     }
 
+    /// Every expectation checked against dust 1.2.7 on files of these sizes (`dust -s`,
+    /// `-o si`, `-o k`, `-o kb`, `-o b`, `-f`).
     #[test]
     fn formats_like_dust() {
         let f = |v| format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
         assert_eq!(f(0), "0B");
         assert_eq!(f(1023), "1023B");
         assert_eq!(f(1024), "1.0Ki");
-        assert_eq!(f(4096), "4.0Ki");
+        assert_eq!(f(1536), "1.5Ki");
+        assert_eq!(f(5000), "4.9Ki");
+        assert_eq!(f(10188), "9.9Ki");
+        assert_eq!(f(10189), "10Ki"); // 9.95: {:.1} says 10.0, written 10
+        assert_eq!(f(10 * 1024 - 1), "10Ki");
         assert_eq!(f(10 * 1024), "10Ki");
-        assert_eq!(f(1_048_000), "1.0Mi"); // 1023.4Ki: never four digits
-        assert_eq!(f(999 * 1024), "999Ki");
-        assert_eq!(f(1_048_575), "1.0Mi");
+        assert_eq!(f(999_999), "976Ki");
+        assert_eq!(f(1_047_000), "1022Ki");
+        assert_eq!(f(1_048_575), "1023Ki"); // rounded down, never up to the next unit
+        assert_eq!(f(12_046_336), "11Mi"); // 11.49: rounded down
+        assert_eq!(f((12 << 20) - 1), "11Mi");
+        assert_eq!(f((1 << 30) - 1), "1023Mi");
+        assert_eq!(f(20 << 30), "20Gi");
         assert_eq!(f(5 << 30), "5.0Gi");
+        assert_eq!(f(1 << 50), "1.0Pi");
+        assert_eq!(f(2048 << 50), "2048Pi"); // no exbi
+        let si = |v| format_size(v, SizeMode::Disk, UnitStyle::HumanSi);
+        assert_eq!(si(999), "999B");
+        assert_eq!(si(1023), "1.0K");
+        assert_eq!(si(9_100), "9.1K");
+        assert_eq!(si(9_999), "10K");
+        assert_eq!(si(102_400), "102K");
+        assert_eq!(si(999_999), "999K");
+        assert_eq!(si(1_000_000), "1.0M");
         assert_eq!(
-            format_size(9_100, SizeMode::Disk, UnitStyle::HumanSi),
-            "9.1K"
+            format_size(678_559_744, SizeMode::Disk, UnitStyle::Plain),
+            "678559744B"
         );
-        assert_eq!(format_size(1234, SizeMode::Disk, UnitStyle::Plain), "1234");
+        assert_eq!(format_size(0, SizeMode::Apparent, UnitStyle::Plain), "0B");
+        let fixed = |v, d, u| format_size(v, SizeMode::Disk, UnitStyle::Fixed(d, u));
+        assert_eq!(fixed(3 << 20, 1024, "Ki"), "3072Ki");
+        assert_eq!(fixed(10_239, 1024, "Ki"), "9Ki");
+        assert_eq!(fixed(12_046_336, 1_000, "K"), "12046K");
+        assert_eq!(fixed(12_046_336, 1_000_000, "M"), "12M");
+        assert_eq!(fixed(999_999_999, 1_000_000_000, "G"), "0G");
+        assert_eq!(fixed(12_046_336, 1 << 20, "Mi"), "11Mi");
+    }
+
+    #[test]
+    fn counts_are_exact_with_separators() {
+        for style in [UnitStyle::HumanIec, UnitStyle::Plain, UnitStyle::HumanSi] {
+            let c = |v| format_size(v, SizeMode::Count, style);
+            assert_eq!(c(0), "0");
+            assert_eq!(c(999), "999");
+            assert_eq!(c(1_000), "1,000");
+            assert_eq!(c(43_077), "43,077");
+            assert_eq!(c(1_234_567), "1,234,567");
+            assert_eq!(c(u64::MAX), "18,446,744,073,709,551,615");
+        }
+    }
+
+    #[test]
+    fn json_sizes_are_dust_strings() {
+        let iec = UnitStyle::HumanIec;
+        assert_eq!(format_json_size(43_077, SizeMode::Count, iec), "43077");
+        assert_eq!(format_json_size(12_288, SizeMode::Disk, iec), "12Ki");
         assert_eq!(
-            format_size(1500, SizeMode::Count, UnitStyle::HumanIec),
-            "1.5K"
+            format_json_size(12_046_336, SizeMode::Apparent, UnitStyle::Plain),
+            "12046336B"
         );
+        // dust runs a time through the size units too
         assert_eq!(
-            format_size(999, SizeMode::Count, UnitStyle::HumanIec),
-            "999"
-        );
-        assert_eq!(
-            format_size(3 << 20, SizeMode::Disk, UnitStyle::Fixed(1024, "Ki")),
-            "3072Ki"
+            format_json_size(1_795_614_435, SizeMode::Time, UnitStyle::Plain),
+            "1795614435B"
         );
     }
 }

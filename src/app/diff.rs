@@ -76,7 +76,7 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
         max_depth: view.depth,
         min_change: view.min_size,
         only_dirs: view.only_dirs,
-        hide_empty: config.filters.is_active(),
+        hide_empty: config.filters.hides_empty_dirs(),
     };
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = if json {

@@ -117,7 +117,7 @@ fn render_rows(
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
-        hide_empty: config.filters.is_active(),
+        hide_empty: config.filters.hides_empty_dirs(),
         collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
     };
     if view.form == Form::Json {
@@ -129,6 +129,7 @@ fn render_rows(
                 max_depth: opts.depth.map(|d| d + usize::from(!single)),
                 ..sel
             },
+            opts.units,
             out,
         );
     }

@@ -33,7 +33,12 @@ pub fn report(scan: &Scan, config: &Config) -> ExitStatus {
     }
     let tty = config.terminals.stderr;
     let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), tty);
-    ExitStatus::Incomplete
+    // an empty argument is skipped with a warning, as dust does: nothing was left out
+    if crate::error::incomplete(&scan.errors) {
+        ExitStatus::Incomplete
+    } else {
+        ExitStatus::Success
+    }
 }
 
 /// What of an `--import` file a printing run keeps: what the walk would have kept (an

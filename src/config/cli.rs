@@ -141,7 +141,7 @@ pub struct Cli {
     #[arg(short = 'b', long = "no-percent-bars")]
     pub no_percent_bars: bool,
 
-    /// Fill the bars from the left (toward the names) instead of from the right
+    /// Fill the bars from the right (toward the percentages) instead of from the left
     #[arg(short = 'B', long = "bars-on-right")]
     pub bars_on_right: bool,
 

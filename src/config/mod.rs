@@ -386,10 +386,10 @@ fn units(format: Option<OutputFormat>) -> UnitStyle {
         Some(OutputFormat::M) => UnitStyle::Fixed(1 << 20, "Mi"),
         Some(OutputFormat::G) => UnitStyle::Fixed(1 << 30, "Gi"),
         Some(OutputFormat::T) => UnitStyle::Fixed(1 << 40, "Ti"),
-        Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "KB"),
-        Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "MB"),
-        Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "GB"),
-        Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "TB"),
+        Some(OutputFormat::Kb) => UnitStyle::Fixed(1_000, "K"),
+        Some(OutputFormat::Mb) => UnitStyle::Fixed(1_000_000, "M"),
+        Some(OutputFormat::Gb) => UnitStyle::Fixed(1_000_000_000, "G"),
+        Some(OutputFormat::Tb) => UnitStyle::Fixed(1_000_000_000_000, "T"),
     }
 }
 

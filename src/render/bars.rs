@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::color::{Palette, RESET};
+use super::color::{Palette, RESET, SIZE_RED};
 use super::escape::{escape, truncate};
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
@@ -29,6 +29,9 @@ struct Measured {
     /// The sizes of the row's ancestors at depths 1 to 3 (0 where it has none): the bar's
     /// shades. The top's own share is the blank.
     shades: [u64; 3],
+    /// The biggest of its siblings (the first of its parent's rows): with colours, dust
+    /// paints its size red.
+    biggest: bool,
 }
 
 /// The widths every row is laid out in.
@@ -86,6 +89,8 @@ impl BarsView<'_> {
         let raw_invalid = !opts.to_terminal;
         let mut ancestors: Vec<u64> = Vec::new();
         let mut measured = Vec::with_capacity(rows.len());
+        // rows come biggest first among siblings: the first row of each parent
+        let mut seen_parents = rustc_hash::FxHashSet::default();
         let (mut size_w, mut longest, mut total) = (0, 0, 0u64);
         for r in rows {
             let size = tree.node(r.id).size(self.mode);
@@ -97,9 +102,14 @@ impl BarsView<'_> {
             }
             ancestors.truncate(r.depth);
             let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
+            let parent = match r.depth {
+                0 => NodeId::MAX,
+                _ => tree.node(r.id).parent,
+            };
             measured.push(Measured {
                 row: *r,
                 shades: [shade(1), shade(2), shade(3)],
+                biggest: seen_parents.insert(parent),
             });
             ancestors.push(size);
         }
@@ -150,7 +160,11 @@ impl BarsView<'_> {
         let name = escape(&name_bytes, !opts.to_terminal);
         line.clear();
         let size_text = format_size(size, self.mode, opts.units);
-        write!(line, "{:>w$} ", size_text, w = cols.size_w)?;
+        if m.biggest && self.palette.is_some() {
+            write!(line, "{SIZE_RED}{:>w$}{RESET} ", size_text, w = cols.size_w)?;
+        } else {
+            write!(line, "{:>w$} ", size_text, w = cols.size_w)?;
+        }
         // the guides may take what the name leaves, but never more than half the column
         let label_w = cols.label_w;
         let prefix_room = label_w.saturating_sub(name.width).max(label_w / 2);
@@ -164,18 +178,23 @@ impl BarsView<'_> {
             line.extend_from_slice(RESET.as_bytes());
         }
         let (name, name_w) = truncate(&name, label_w.saturating_sub(prefix_w));
+        // "(total)" is no entry on disk: dust leaves it uncoloured
         let color = self
             .palette
+            .filter(|_| id != crate::tree::TOTAL)
             .and_then(|p| p.start(tree.node(id).kind(), tree.name(id)));
         if let Some(c) = &color {
             line.extend_from_slice(c.as_bytes());
         }
         line.extend_from_slice(&name);
+        if cols.bar_w > 0 {
+            // inside the name's colour, as dust pads it
+            line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
+        }
         if color.is_some() {
             line.extend_from_slice(RESET.as_bytes());
         }
         if cols.bar_w > 0 {
-            line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
             if dim {
                 line.extend_from_slice(DIM.as_bytes());
             }
@@ -201,12 +220,12 @@ impl BarsView<'_> {
     }
 }
 
-fn percent(size: u64, total: u64) -> u64 {
-    if total == 0 {
-        0
-    } else {
-        ((size as u128 * 100 + total as u128 / 2) / total as u128) as u64
-    }
+/// The share of `total` in whole percent, as dust computes it: in `f32`, written with `{:.0}`
+/// (so an exact half goes to the even neighbour: 12.5% is `12`, 37.5% is `38`).
+pub(crate) fn percent(size: u64, total: u64) -> u64 {
+    let share = size as f32 / total as f32;
+    let share = if share.is_normal() { share } else { 0.0 };
+    format!("{:.0}", share * 100.0).parse().unwrap_or(0)
 }
 
 /// `│ │ ├─┬ ` for a row, in at most `max_w` columns: when the tree is deeper than that, the
@@ -337,5 +356,10 @@ mod tests {
         assert_eq!(percent(1, 3), 33);
         assert_eq!(percent(2, 3), 67);
         assert_eq!(percent(5, 0), 0);
+        // dust's {:.0}: halves to even
+        assert_eq!(percent(4, 32), 12);
+        assert_eq!(percent(12, 32), 38);
+        assert_eq!(percent(1, 200), 0);
+        assert_eq!(percent(3, 200), 2);
     }
 }

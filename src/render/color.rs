@@ -32,6 +32,9 @@ impl Palette {
 
 pub const RESET: &str = "\x1b[0m";
 
+/// The size of the biggest of a set of siblings, as dust paints it (ansi_term's `Red`).
+pub const SIZE_RED: &str = "\x1b[31m";
+
 fn color_code(c: &Color, fg: bool) -> String {
     let base = if fg { 30 } else { 40 };
     match *c {

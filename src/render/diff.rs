@@ -220,7 +220,7 @@ mod tests {
         assert_eq!(signed_size(-3, SizeMode::Count, iec), "-3");
         assert_eq!(
             signed_size(-4096, SizeMode::Apparent, UnitStyle::Plain),
-            "-4096"
+            "-4096B"
         );
     }
 }

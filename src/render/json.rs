@@ -1,16 +1,19 @@
 //! `-j`: the tree as one JSON document, written depth-first without recursion.
 //!
-//! Every node: `{"name", "type", "size", "disk_bytes", "apparent_bytes", "entries",
-//! "children"}`, numbers as JSON numbers, children biggest first. A name that is not UTF-8 is
-//! given twice: `"name"` with U+FFFD for the bad bytes, and `"name_bytes"` with every raw byte,
-//! so nothing is lost. A directory of a merge of scans that no part scanned also has
-//! `"unscanned": true`.
+//! A superset of dust's `-j` (docs/JSON.md): every node is `{"size", "name", …, "children"}`
+//! with dust's values — `size` the string dust prints (`"12Ki"`), `name` the path dust builds
+//! (the argument, then `/` and each name) — and hogs's numbers under their own names: `type`,
+//! `value` (the number `size` formats), `disk_bytes`, `apparent_bytes`, `entries`. Children
+//! come biggest first. A path that is not UTF-8 is given twice: `"name"` with U+FFFD for the
+//! bad bytes, and `"name_bytes"` with every raw byte, so nothing is lost.
+//! A directory of a merge of scans that no part scanned also has `"unscanned": true`.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
 use crate::tree::{EntryKind, NodeId, Selection, Tree};
-use crate::vocab::SizeMode;
+use crate::units::format_json_size;
+use crate::vocab::{SizeMode, UnitStyle};
 
 fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")?;
@@ -50,10 +53,44 @@ pub(crate) fn write_name(out: &mut dyn Write, name: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> io::Result<()> {
+/// A path as dust writes it (Rust's `Path::components` joined again): repeated and trailing
+/// slashes go, and so do `.` components but a leading one (`./t/` → `./t`, `t/./a` → `t/a`).
+pub(crate) fn dust_path(p: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(p.len());
+    if p.first() == Some(&b'/') {
+        out.push(b'/');
+    }
+    for (i, part) in p.split(|&b| b == b'/').enumerate() {
+        if part.is_empty() || part == b"." && !(i == 0 && out.is_empty()) {
+            continue;
+        }
+        if !out.is_empty() && out.last() != Some(&b'/') {
+            out.push(b'/');
+        }
+        out.extend_from_slice(part);
+    }
+    if out.is_empty() && !p.is_empty() {
+        out.push(b'.');
+    }
+    out
+}
+
+/// One node without its closing `]}`: dust's `size` (its formatted string) and `name` (the
+/// path from the argument), then hogs's numbers, then `"children":[`.
+fn write_node(
+    out: &mut dyn Write,
+    tree: &Tree,
+    id: NodeId,
+    path: &[u8],
+    mode: SizeMode,
+    units: UnitStyle,
+) -> io::Result<()> {
     let n = tree.node(id);
-    out.write_all(b"{")?;
-    write_name(out, tree.name(id))?;
+    let value = n.size(mode);
+    out.write_all(b"{\"size\":")?;
+    write_str(out, &format_json_size(value, mode, units))?;
+    out.write_all(b",")?;
+    write_name(out, path)?;
     let kind = if id == crate::tree::TOTAL {
         EntryKind::Dir
     } else {
@@ -61,9 +98,8 @@ fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> i
     };
     write!(
         out,
-        ",\"type\":\"{}\",\"size\":{},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{}",
+        ",\"type\":\"{}\",\"value\":{value},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{}",
         kind.json_name(),
-        n.size(mode),
         n.disk,
         n.apparent,
         n.entries
@@ -80,21 +116,35 @@ pub fn render_json(
     tree: &Tree,
     top: NodeId,
     sel: &Selection,
+    units: UnitStyle,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     enum Step {
-        Open(NodeId, usize, bool),
+        /// A node, its depth, whether it is its parent's first child, and the length of its
+        /// parent's path in `path` (`None`: a top, named by itself).
+        Open(NodeId, usize, bool, Option<usize>),
         Close,
     }
-    let mut stack = vec![Step::Open(top, 0, true)];
+    let mut path: Vec<u8> = Vec::new();
+    let mut stack = vec![Step::Open(top, 0, true, None)];
     while let Some(step) = stack.pop() {
         match step {
             Step::Close => out.write_all(b"]}")?,
-            Step::Open(id, depth, first) => {
+            Step::Open(id, depth, first, parent_len) => {
                 if !first {
                     out.write_all(b",")?;
                 }
-                write_node(out, tree, id, sel.mode)?;
+                match parent_len {
+                    Some(len) => {
+                        path.truncate(len);
+                        if path.last() != Some(&b'/') {
+                            path.push(b'/');
+                        }
+                        path.extend_from_slice(tree.name(id));
+                    }
+                    None => path = dust_path(tree.name(id)),
+                }
+                write_node(out, tree, id, &path, sel.mode, units)?;
                 stack.push(Step::Close);
                 if sel.max_depth.is_none_or(|d| depth < d) && !sel.is_collapsed(id) {
                     let mut kids: Vec<NodeId> = tree
@@ -103,12 +153,40 @@ pub fn render_json(
                         .filter(|&c| sel.is_visible(tree, c))
                         .collect();
                     kids.sort_by_key(|&c| (Reverse(tree.node(c).size(sel.mode)), c));
+                    // the paths below "(total)" (several paths, or -t's groups) are named
+                    // by themselves, as in dust
+                    let total = id == crate::tree::TOTAL
+                        || parent_len.is_none() && tree.name(id) == b"(total)";
+                    let below = (!total).then_some(path.len());
                     for (i, c) in kids.into_iter().enumerate().rev() {
-                        stack.push(Step::Open(c, depth + 1, i == 0));
+                        stack.push(Step::Open(c, depth + 1, i == 0, below));
                     }
                 }
             }
         }
     }
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dust_path;
+
+    #[test]
+    fn paths_are_normalised_as_dust_does() {
+        for (given, want) in [
+            ("t", "t"),
+            ("t/", "t"),
+            ("t//a/", "t/a"),
+            ("./t", "./t"),
+            ("./t/./a", "./t/a"),
+            (".", "."),
+            ("./", "."),
+            ("/", "/"),
+            ("//usr//share/", "/usr/share"),
+            ("/tmp/../t", "/tmp/../t"),
+        ] {
+            assert_eq!(dust_path(given.as_bytes()), want.as_bytes(), "{given:?}");
+        }
+    }
 }

@@ -52,12 +52,7 @@ pub fn render_reader(
         .map(|(row, (name, width, size, value))| {
             let mut line = name.clone();
             line.resize(line.len() + name_w - width, b' ');
-            let pct = if total == 0 {
-                0
-            } else {
-                (*value as u128 * 100 + total as u128 / 2) / total as u128
-            };
-            let pct = format!("{pct}%");
+            let pct = format!("{}%", super::bars::percent(*value, total));
             line.extend_from_slice(format!(" {} {size:>size_w$} {pct:>4}\n", row.depth).as_bytes());
             line
         })

@@ -111,17 +111,13 @@ impl Tree {
         }
     }
 
-    /// `-m`: makes each file's chosen time its node's time and gives directories none of
-    /// their own, so that [`Tree::finish`] carries the newest file time up (as dust: a
-    /// directory's time is its newest file's; its own access time changes whenever it is
-    /// listed, by this very scan). Call before `finish`.
+    /// `-m`: makes each entry's chosen time its node's time, so that [`Tree::finish`]
+    /// carries the newest time up: a directory's time is the newest of its own and its
+    /// entries', as dust's (dir_walker.rs `clean_inodes`: the max of the children and the
+    /// directory's own). Call before `finish`.
     pub fn use_time(&mut self, field: crate::vocab::TimeField) {
         use crate::vocab::TimeField;
         for (id, n) in self.nodes.iter_mut().enumerate().skip(1) {
-            if n.is_dir() {
-                n.mtime = i64::MIN;
-                continue;
-            }
             let e = self.extra.get(id);
             match field {
                 TimeField::Modified => {}

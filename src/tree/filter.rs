@@ -1,5 +1,8 @@
-//! `-e` / `-v` (and `-M`/`-A`/`-y`): count only the files whose full path the regexes
-//! accept and whose times the time filters accept.
+//! `-e` / `-v` (and `-M`/`-A`/`-y`): count only the entries whose full path the regexes
+//! accept and whose times the time filters accept, as dust does: a rejected file is left out
+//! (not counted, not shown); a rejected directory is still walked and shown, but its own
+//! blocks are not counted (`-v '\.gz$'` keeps every directory's blocks, `-e '\.gz$'` drops
+//! those of the directories whose path does not match).
 //!
 //! Done on the finished walk rather than inside it, so the walker stays free of view logic and
 //! builds no paths: one depth-first pass here keeps a single path buffer.
@@ -18,8 +21,10 @@ pub struct TimeFilter {
 }
 
 impl TimeFilter {
-    /// find(1)'s day counts, as dust reads them: `+N` more than N whole days ago, `N` between
-    /// N and N+1 days ago, `-N` less than N days ago (`now` in seconds).
+    /// Day counts as dust reads them (config.rs `get_filter_time_operator`): from the local
+    /// midnight that began today (`M`), counted back in whole days of 86,400 s: `-N` since
+    /// `M - N days` (`-0`: today), `N` the day that ends at `M - N days` (`0`: yesterday),
+    /// `+N` up to and including `M - (N + 1) days`. `now` in seconds since the epoch.
     pub fn parse(value: &str, field: TimeField, now: i64) -> Option<TimeFilter> {
         const DAY: i64 = 86_400;
         let v = value.trim();
@@ -31,10 +36,11 @@ impl TimeFilter {
             return None;
         }
         let n: i64 = digits.parse().ok()?;
-        let ago = |days: i64| now.saturating_sub(days.saturating_mul(DAY));
+        let midnight = local_midnight(now);
+        let ago = |days: i64| midnight.saturating_sub(days.saturating_mul(DAY));
         let (from, to) = match sign {
-            b'+' => (i64::MIN, ago(n.saturating_add(1))),
-            b'-' => (ago(n).saturating_add(1), i64::MAX),
+            b'+' => (i64::MIN, ago(n.saturating_add(1)).saturating_add(1)),
+            b'-' => (ago(n), i64::MAX),
             _ => (ago(n.saturating_add(1)), ago(n)),
         };
         Some(TimeFilter { field, from, to })
@@ -43,6 +49,20 @@ impl TimeFilter {
     pub fn accepts(&self, t: i64) -> bool {
         self.from <= t && t < self.to
     }
+}
+
+/// The local midnight that began the day of `now` (seconds since the epoch): the earliest
+/// one when a clock change repeats it, `now` itself if the zone skips midnight that day.
+pub fn local_midnight(now: i64) -> i64 {
+    use chrono::{Local, TimeZone};
+    let Some(today) = Local.timestamp_opt(now, 0).earliest() else {
+        return now;
+    };
+    today
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .and_then(|m| Local.from_local_datetime(&m).earliest())
+        .map_or(now, |m| m.timestamp())
 }
 
 /// Regex filters applied to files after the walk (`-e`, `-v`).
@@ -70,7 +90,13 @@ impl PathFilters {
         })
     }
 
-    /// Whether a file with this full path is counted.
+    /// With `-e`/`-v` (dust's "using a filter"; not the time filters), entries left with
+    /// nothing but files are noise: directories of size 0 are hidden, empty files stay.
+    pub fn hides_empty_dirs(&self) -> bool {
+        !self.include.is_empty() || !self.exclude.is_empty()
+    }
+
+    /// Whether an entry with this full path is counted.
     pub fn accepts(&self, path: &[u8]) -> bool {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(path)))
             && !self.exclude.iter().any(|r| r.is_match(path))
@@ -78,8 +104,9 @@ impl PathFilters {
 }
 
 impl Tree {
-    /// Marks rejected files [`flags::FILTERED`] and drops directories' own sizes, so totals
-    /// are the sizes of matching files only. No-op without filters. Call before `finish`.
+    /// Marks rejected files [`flags::FILTERED`] and drops the own sizes of rejected
+    /// directories (their contents are judged one by one), as dust counts. No-op without
+    /// filters. Call before `finish`.
     pub fn apply_filters(&mut self, filters: &PathFilters) {
         self.filter(filters, true);
     }
@@ -113,15 +140,17 @@ impl Tree {
                 .get(id as usize)
                 .map_or((0, 0), |e| (e.atime, e.ctime));
             let node = &mut self.nodes[id as usize];
+            let accepted =
+                filters.accepts(&path) && filters.accepts_times(node.mtime, atime, ctime);
             if node.is_dir() {
-                if zero_dirs {
+                if zero_dirs && !accepted {
                     node.disk = 0;
                     node.apparent = 0;
                     node.entries = 0;
                 }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));
-            } else if !filters.accepts(&path) || !filters.accepts_times(node.mtime, atime, ctime) {
+            } else if !accepted {
                 node.set_flag(flags::FILTERED);
             }
         }

@@ -21,7 +21,7 @@ pub struct Selection {
     pub max_depth: Option<usize>,
     pub min_size: Option<u64>,
     pub only_dirs: bool,
-    /// With -e / -v: entries left with nothing are noise.
+    /// With -e / -v: directories left with nothing are noise (empty files stay, as in dust).
     pub hide_empty: bool,
     /// Directories shown without their contents (`--collapse`), sorted.
     pub collapsed: Vec<NodeId>,
@@ -46,8 +46,14 @@ impl Selection {
     pub fn is_visible(&self, tree: &Tree, id: NodeId) -> bool {
         let n = tree.node(id);
         let size = n.size(self.mode);
-        !(self.only_dirs && n.kind() != EntryKind::Dir
-            || self.hide_empty && size == 0
+        // a file a filter left out is not shown at all (it was shown as `0B` when all empty
+        // entries were hidden under a filter)
+        // nor a second name of a hard-linked inode (counted once, under its first name),
+        // which dust does not show either
+        !(n.has(super::flags::FILTERED)
+            || n.has(super::flags::DUPLICATE)
+            || self.only_dirs && n.kind() != EntryKind::Dir
+            || self.hide_empty && size == 0 && n.kind() != EntryKind::File
             || self.min_size.is_some_and(|m| size < m))
     }
 

@@ -258,13 +258,19 @@ fn parse_rows(out: &[u8]) -> Vec<TextRow> {
                 Some((p, m)) => (p.to_string(), m.trim_end_matches(')').to_string()),
                 None => (name.to_string(), String::new()),
             };
-            let num = |s: &str| (s != "-").then(|| s.parse::<u64>().expect("a number"));
+            // `-o b` writes dust's `123B`
+            let num = |s: &str| {
+                (s != "-").then(|| s.trim_end_matches('B').parse::<u64>().expect("a number"))
+            };
             (
                 path,
                 mark,
                 num(old),
                 num(new),
-                delta.parse().expect("a signed number"),
+                delta
+                    .trim_end_matches('B')
+                    .parse()
+                    .expect("a signed number"),
             )
         })
         .collect()

@@ -165,6 +165,8 @@ fn unreadable_lone_subdirectory() {
                     let text = String::from_utf8_lossy(&out.stdout).into_owned();
                     let first = text.split_whitespace().next().unwrap_or_default();
                     first
+                        .trim_end_matches('B')
+                        .replace(',', "")
                         .parse()
                         .unwrap_or_else(|_| panic!("hogs {args:?}: {text:?}"))
                 };

@@ -348,7 +348,7 @@ fn export_refuses_what_the_format_cannot_hold() {
     assert!(env.stdout_ok(["-j", "-O", "-", "d"]).starts_with(b"[1,2,"));
     assert!(env
         .stdout_ok(["-O", "-", "-j", "d"])
-        .starts_with(b"{\"name\""));
+        .starts_with(b"{\"size\""));
 }
 
 #[test]

@@ -124,6 +124,8 @@ fn hogs_imports_what_ncdu_writes() {
         );
         scanned["name"] = Value::Null;
         imported["name"] = Value::Null;
+        own_names(&mut scanned);
+        own_names(&mut imported);
         if flags == ["-f"] {
             // a walk that counts entries reads no sizes; the import has them
             scanned = strip_bytes(scanned);
@@ -254,9 +256,23 @@ fn hogs_reads_what_gdu_writes() {
     };
     let imported = env.json(["--import", "gdu.json", "-n", "1000"]);
     let scanned = env.json(["d", "-n", "1000"]);
+    // a hard-linked inode is shown under one of its names (as dust), which gdu does not
+    // always mark: compare without the two names of d/a/b/big, the scan showing one
+    let links = ["/a/b/big", "/z/big-again"];
+    let shown = names(&scanned)
+        .iter()
+        .filter(|n| links.contains(&n.as_str()))
+        .count();
+    assert_eq!(shown, 1, "{version}: one name of the hard-linked inode");
+    let without = |v: &Value| -> Vec<String> {
+        names(v)
+            .into_iter()
+            .filter(|n| !links.contains(&n.as_str()))
+            .collect()
+    };
     assert_eq!(
-        names(&imported),
-        names(&scanned),
+        without(&imported),
+        without(&scanned),
         "{version}: the same entries"
     );
 }

@@ -22,6 +22,7 @@ mod cold;
 mod config_file;
 mod diff;
 mod dust_flags;
+mod dust_parity;
 mod errors;
 mod export;
 mod generated;

@@ -411,6 +411,7 @@ fn check_node(env: &TestEnv, v: &Value, path: &Path, is_root: bool) -> usize {
         "name",
         "type",
         "size",
+        "value",
         "disk_bytes",
         "apparent_bytes",
         "entries",
@@ -418,9 +419,15 @@ fn check_node(env: &TestEnv, v: &Value, path: &Path, is_root: bool) -> usize {
     ] {
         assert!(obj.contains_key(key), "node lacks {key:?}: {v}");
     }
-    for key in ["size", "disk_bytes", "apparent_bytes", "entries"] {
+    for key in ["value", "disk_bytes", "apparent_bytes", "entries"] {
         field_u64(v, key);
     }
+    // dust's `size`: the string dust prints
+    assert_eq!(
+        v["size"],
+        iec(size(v)).as_str(),
+        "size is dust's string: {v}"
+    );
     let ty = v["type"]
         .as_str()
         .unwrap_or_else(|| panic!("type not a string: {v}"));
@@ -464,7 +471,7 @@ fn check_node(env: &TestEnv, v: &Value, path: &Path, is_root: bool) -> usize {
         );
     }
     if is_root {
-        assert_eq!(name(v), rel, "the root name is the path as typed");
+        assert_eq!(full_name(v), rel, "the root name is the path as typed");
     }
     let mut count = 1;
     for c in kids {

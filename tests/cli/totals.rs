@@ -19,7 +19,10 @@ fn totals(env: &TestEnv, args: &[&str]) -> Vec<(u64, String)> {
         .lines()
         .map(|l| {
             let mut words = l.split_whitespace();
-            let n = words.next().and_then(|w| w.parse().ok());
+            // `-o b` writes dust's `123B`, -f dust's `1,234`
+            let n = words
+                .next()
+                .and_then(|w| w.trim_end_matches('B').replace(',', "").parse().ok());
             let n = n.unwrap_or_else(|| panic!("hogs {all:?}: no number in {l:?}"));
             (n, words.last().unwrap_or_default().to_owned())
         })
@@ -152,7 +155,7 @@ fn totals_skip_a_directory_that_cannot_be_searched() {
                 let got: Option<u64> = stdout
                     .split_whitespace()
                     .next()
-                    .and_then(|w| w.parse().ok());
+                    .and_then(|w| w.trim_end_matches('B').replace(',', "").parse().ok());
                 assert_eq!(
                     got,
                     Some(want),

@@ -449,9 +449,10 @@ pub fn basename(p: &str) -> &str {
     p.trim_end_matches('/').rsplit('/').next().unwrap_or(p)
 }
 
-/// `"size"` of a JSON node.
+/// The number a JSON node is sized by (`"value"`: disk bytes, apparent bytes with `-s`,
+/// entries with `-f`, seconds with `-m`); `"size"` is dust's formatted string of it.
 pub fn size(v: &Value) -> u64 {
-    field_u64(v, "size")
+    field_u64(v, "value")
 }
 
 /// A numeric field of a JSON node, which must be a JSON (unsigned integer) number.
@@ -462,11 +463,23 @@ pub fn field_u64(v: &Value, key: &str) -> u64 {
         .unwrap_or_else(|| panic!("JSON {key:?} is not an unsigned integer number: {v}"))
 }
 
-/// `"name"` of a JSON node.
-pub fn name(v: &Value) -> &str {
+/// `"name"` of a JSON node: the path as dust builds it (the argument, then `/` and each name
+/// below it; `(total)` above several paths).
+pub fn full_name(v: &Value) -> &str {
     v.get("name")
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("JSON node has no string \"name\": {v}"))
+}
+
+/// The entry's own name: the last component of [`full_name`] (`/` stays `/`). `--diff -j`
+/// names every node by its own name already.
+pub fn name(v: &Value) -> &str {
+    let full = full_name(v);
+    if full.len() > 1 {
+        basename(full)
+    } else {
+        full
+    }
 }
 
 /// `"children"` of a JSON node.
@@ -476,11 +489,35 @@ pub fn children(v: &Value) -> &Vec<Value> {
         .unwrap_or_else(|| panic!("JSON node has no array \"children\": {v}"))
 }
 
+/// Rewrites every node's `"name"` (and `"name_bytes"`) below the root to the entry's own
+/// name, without the path above it: for comparing the trees of one scan reached by
+/// different paths (a walk of `d`, an import of `/tmp/…/d`).
+pub fn own_names(v: &mut Value) {
+    for c in v
+        .get_mut("children")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let own = name(c).to_owned();
+        c["name"] = Value::String(own);
+        if let Some(raw) = c.get_mut("name_bytes").and_then(Value::as_array_mut) {
+            if let Some(slash) = raw
+                .iter()
+                .rposition(|b| b.as_u64() == Some(u64::from(b'/')))
+            {
+                raw.drain(..=slash);
+            }
+        }
+        own_names(c);
+    }
+}
+
 /// The child whose name (or its last path component) is `base`.
 pub fn child<'a>(v: &'a Value, base: &str) -> &'a Value {
     children(v)
         .iter()
-        .find(|c| name(c) == base || basename(name(c)) == base)
+        .find(|c| name(c) == base || full_name(c) == base)
         .unwrap_or_else(|| {
             let names: Vec<&str> = children(v).iter().map(name).collect();
             panic!("no child {base:?} in {names:?}")
@@ -497,7 +534,7 @@ pub fn child_sizes(v: &Value) -> Vec<(String, u64)> {
 
 /// Find a node named `n` (exact name or last component) anywhere in the JSON tree.
 pub fn find_node<'a>(v: &'a Value, n: &str) -> Option<&'a Value> {
-    if name(v) == n || basename(name(v)) == n {
+    if name(v) == n || full_name(v) == n {
         return Some(v);
     }
     children(v).iter().find_map(|c| find_node(c, n))
@@ -505,7 +542,7 @@ pub fn find_node<'a>(v: &'a Value, n: &str) -> Option<&'a Value> {
 
 /// All names in the JSON tree.
 pub fn all_names(v: &Value, out: &mut Vec<String>) {
-    out.push(name(v).to_owned());
+    out.push(full_name(v).to_owned());
     for c in children(v) {
         all_names(c, out);
     }
@@ -677,31 +714,32 @@ pub fn walk_threads(report: &str) -> usize {
         .unwrap_or_else(|| panic!("no thread count in {report:?}"))
 }
 
-/// A size as the size column writes it in powers of 1024 (`512B`, `4.0Ki`, `12Mi`): one
-/// decimal below ten units, whole units above. Written here from that rule, not through
+/// A size as the size column writes it in powers of 1024, dust's rule (`512B`, `4.0Ki`,
+/// `12Mi`): below ten units one decimal, rounded to the nearest tenth (a `10.0` is written
+/// `10`); from ten units up the whole number of units, rounded down (11.9 MiB is `11Mi`,
+/// 1023.9 KiB is `1023Ki`); nothing above Pi. Written here from that rule, not through
 /// hogs's formatter, so a test comparing a screen with it checks the formatter too.
 pub fn iec(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+    const UNITS: [&str; 5] = ["Ki", "Mi", "Gi", "Ti", "Pi"];
     if bytes < 1024 {
         return format!("{bytes}B");
     }
     let n = u128::from(bytes);
     let mut unit = 0;
     let mut div: u128 = 1024;
-    while n / div >= 1024 && unit + 1 < UNITS.len() {
+    while n / (div * 1024) >= 1 && unit + 1 < UNITS.len() {
         div *= 1024;
         unit += 1;
     }
+    let whole = n / div;
+    if whole >= 10 {
+        return format!("{whole}{}", UNITS[unit]);
+    }
     let tenths = (n * 10 + div / 2) / div;
-    if tenths < 100 {
-        return format!("{}.{}{}", tenths / 10, tenths % 10, UNITS[unit]);
+    if tenths >= 100 {
+        return format!("10{}", UNITS[unit]);
     }
-    let whole = (n + div / 2) / div;
-    if whole >= 1024 && unit + 1 < UNITS.len() {
-        // 1023.6Ki shows as the next unit, not as four digits
-        return format!("1.0{}", UNITS[unit + 1]);
-    }
-    format!("{whole}{}", UNITS[unit])
+    format!("{}.{}{}", tenths / 10, tenths % 10, UNITS[unit])
 }
 
 /// Whether the tests run under CI (`CI=true`, as `.ci/run` is started), where no test may
