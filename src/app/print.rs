@@ -18,6 +18,9 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
     };
     let mut tree = scan.tree;
     tree.apply_filters(&config.filters);
+    if config.extents {
+        crate::walk::extents::measure(&mut tree, config.walk.threads);
+    }
     if let Some(field) = config.view.filetime {
         tree.use_time(field);
     }

@@ -38,6 +38,8 @@ const NOT_KEYS: &[&str] = &[
     "stack-size",
     // how the marked paths are written depends on the pipe they go to on this command line
     "null",
+    // reading every file's extents costs a pass of its own: asked for per run
+    "extents",
 ];
 
 /// Settings of the interactive view alone (`hogs i`): the other views ignore them when they

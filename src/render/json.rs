@@ -1,7 +1,8 @@
 //! `-j`: the tree as one JSON document, written depth-first without recursion.
 //!
 //! Every node: `{"name", "type", "size", "disk_bytes", "apparent_bytes", "entries",
-//! "children"}`, numbers as JSON numbers, children biggest first. A name that is not UTF-8 is
+//! "children"}` (with `--extents`, `"exclusive_bytes"` and `"shared_bytes"` before
+//! `"children"`), numbers as JSON numbers, children biggest first. A name that is not UTF-8 is
 //! given twice: `"name"` with U+FFFD for the bad bytes, and `"name_bytes"` with every raw byte,
 //! so nothing is lost.
 
@@ -60,13 +61,22 @@ fn write_node(out: &mut dyn Write, tree: &Tree, id: NodeId, mode: SizeMode) -> i
     };
     write!(
         out,
-        ",\"type\":\"{}\",\"size\":{},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{},\"children\":[",
+        ",\"type\":\"{}\",\"size\":{},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{}",
         kind.json_name(),
         n.size(mode),
         n.disk,
         n.apparent,
         n.entries
-    )
+    )?;
+    // --extents: what deleting it frees, and what it shares
+    if let Some(s) = tree.sharing.get(id as usize) {
+        write!(
+            out,
+            ",\"exclusive_bytes\":{},\"shared_bytes\":{}",
+            s.exclusive, s.shared
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes `top` and every visible node down to the selection's depth.
@@ -89,6 +99,7 @@ pub fn render_json(
                     out.write_all(b",")?;
                 }
                 write_node(out, tree, id, sel.mode)?;
+                out.write_all(b",\"children\":[")?;
                 stack.push(Step::Close);
                 if sel.max_depth.is_none_or(|d| depth < d) && !sel.is_collapsed(id) {
                     let mut kids: Vec<NodeId> = tree

@@ -288,6 +288,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "files0-from",
         "stack-size",
         "null",
+        "extents",
     ];
     let mut keys = 0;
     for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {

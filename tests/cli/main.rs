@@ -24,6 +24,7 @@ mod diff;
 mod dust_flags;
 mod errors;
 mod export;
+mod extents;
 mod generated;
 mod identity;
 mod import;
