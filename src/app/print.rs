@@ -19,7 +19,9 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
     let mut tree = scan.tree;
     tree.apply_filters(&config.filters);
     if config.extents {
-        crate::walk::extents::measure(&mut tree, config.walk.threads);
+        if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
+            crate::error::say(note);
+        }
     }
     if let Some(field) = config.view.filetime {
         tree.use_time(field);

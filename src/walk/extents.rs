@@ -59,8 +59,9 @@ const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
 
 /// Measures every counted file of `tree` by its extents, sets its disk size to what it
 /// holds and fills [`Tree::sharing`]. Call after `apply_filters`, before `finish`, on a
-/// tree of own sizes. `threads`: as the walk's `-T`.
-pub fn measure(tree: &mut Tree, threads: Option<usize>) {
+/// tree of own sizes. `threads`: as the walk's `-T`. Returns a note for the user when
+/// compressed extents could not be measured (btrfs's tree search needs CAP_SYS_ADMIN).
+pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> {
     let files: Vec<NodeId> = (1..tree.nodes.len() as NodeId)
         .filter(|&id| {
             let n = tree.node(id);
@@ -82,6 +83,13 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) {
         holdings[id as usize] = h;
     }
     settle(tree, holdings);
+    btrfs
+        .uncompressed
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .then_some(
+            "--extents: btrfs tells compressed sizes to root only (CAP_SYS_ADMIN): \
+             compressed extents count more than they take (never more than du counts)",
+        )
 }
 
 /// The btrfs filesystems met, by device number (each subvolume has its own): their UUIDs.
@@ -90,6 +98,8 @@ struct BtrfsIds {
     ids: Mutex<FxHashMap<u64, Option<u128>>>,
     /// The tree search was refused (no CAP_SYS_ADMIN): not asked again.
     no_search: std::sync::atomic::AtomicBool,
+    /// A compressed file was counted by its `st_blocks` (uncompressed) for want of it.
+    uncompressed: std::sync::atomic::AtomicBool,
 }
 
 impl BtrfsIds {
@@ -128,14 +138,20 @@ fn read_file(path: &[u8], btrfs: &BtrfsIds) -> Option<Holding> {
             Err(_) => {}
         }
     }
+    if fsid.is_some() && extents.iter().any(|e| e.flags & fl::ENCODED != 0) {
+        btrfs.uncompressed.store(true, Relaxed);
+    }
     let space = fsid.unwrap_or(u128::from(meta.dev) | 1 << 127);
     Some(from_fiemap(space, &extents, meta.disk_bytes(), linked))
 }
 
-/// A file by its FIEMAP extents: the shared ones as pieces (not encoded: their length is not
-/// what they take on disk), the rest of `blocks` (its `st_blocks` in bytes) private.
+/// A file by its FIEMAP extents: the shared ones as pieces, the rest of `blocks` (its
+/// `st_blocks` in bytes) private. A shared compressed extent (ENCODED, met only where
+/// btrfs's tree search is refused) is the range of its length from its address: that
+/// covers what it takes on disk, and what the clones of it cover is counted once — more
+/// than its compressed size, never more than du counts.
 pub fn from_fiemap(space: u128, extents: &[Extent], blocks: u64, linked: bool) -> Holding {
-    let no_address = fl::ENCODED | fl::DATA_INLINE | fl::DELALLOC | fl::UNKNOWN;
+    let no_address = fl::DATA_INLINE | fl::DELALLOC | fl::UNKNOWN;
     let pieces: Vec<Piece> = extents
         .iter()
         .filter(|e| e.flags & fl::SHARED != 0 && e.flags & no_address == 0 && e.length > 0)
@@ -494,6 +510,11 @@ mod tests {
         let h = from_fiemap(7, &extents, 20480, false);
         assert_eq!(h.pieces, vec![piece_in(7, 1 << 20, 4096)]);
         assert_eq!(h.private, 16384, "st_blocks less the shared extent");
+        // compressed and shared (btrfs without its tree search): shared, never exclusive
+        let compressed = [e(0, 1 << 30, 131072, fl::ENCODED | fl::SHARED)];
+        let h = from_fiemap(7, &compressed, 131072, false);
+        assert_eq!(h.pieces, vec![piece_in(7, 1 << 30, 131072)]);
+        assert_eq!(h.private, 0);
     }
 
     fn piece_in(space: u128, start: u64, len: u64) -> Piece {

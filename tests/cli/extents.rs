@@ -115,7 +115,7 @@ umount m
 /// du counts (every clone and the snapshot again, uncompressed): far more.
 #[test]
 fn btrfs_totals_equal_compsize() {
-    if !can_mount(&["mkfs.btrfs", "btrfs", "compsize", "unshare"]) {
+    if !can_mount(&["mkfs.btrfs", "btrfs", "compsize", "unshare", "setpriv"]) {
         return;
     }
     let env = TestEnv::new();
@@ -124,6 +124,8 @@ fn btrfs_totals_equal_compsize() {
 {hogs} --extents -j vol snap > ../both.json
 {hogs} --extents -j -T 1 vol snap > ../both1.json
 {hogs} -j vol > ../plain-walk.json
+chmod -R a+rX vol
+setpriv --reuid=65534 --regid=65534 --clear-groups {hogs} --extents -j vol > ../unpriv.json 2> ../unpriv.err
 compsize -b vol > ../compsize-vol.txt
 compsize -b vol snap > ../compsize-both.txt
 du -sB1 vol > ../du.txt"#,
@@ -160,6 +162,17 @@ du -sB1 vol > ../du.txt"#,
         du > 4 * want,
         "the mode makes a difference here: {du} vs {want}"
     );
+    // without CAP_SYS_ADMIN, no compressed sizes: more than compsize, never more than du,
+    // and nothing shared is called exclusive (only the inline file is the volume's own)
+    let unpriv = read_json(&env, "unpriv.json");
+    assert!(
+        (want..=du).contains(&size(&unpriv)),
+        "unprivileged: {} between compsize's {want} and du's {du}",
+        size(&unpriv)
+    );
+    assert!(sharing(&unpriv).1 <= 4096, "unprivileged: {unpriv}");
+    let err = fs::read_to_string(env.path("unpriv.err")).expect("stderr");
+    assert!(err.contains("CAP_SYS_ADMIN"), "the limit is said: {err}");
 }
 
 /// Exclusive and shared bytes are `btrfs filesystem du`'s on files stored uncompressed
