@@ -41,7 +41,9 @@ pub use linux::{
 };
 // Files: where their bytes are on disk (`--extents`).
 #[cfg(target_os = "linux")]
-pub use linux::{btrfs_extents, btrfs_fsid, fiemap, is_btrfs, open_file_path};
+pub use linux::{
+    btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
+};
 
 /// What an entry is, from `d_type` or `st_mode` (the tree stores it as two bits).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

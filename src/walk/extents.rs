@@ -6,7 +6,9 @@
 //!
 //! A pass of its own rather than a step of the walk: the walk's hot loop stays as it is when
 //! the mode is off, and the pass is parallel on its own (one rayon task per batch of files).
-//! It costs an open, a fstat and one or two ioctls per file (see docs/EXTENTS.md).
+//! A task takes up to 256 files of one directory, opens the directory once and each file
+//! relative to it: an open and a FIEMAP per file, and a fstat (and on btrfs a tree search)
+//! only for the files with something shared, compressed or inline (see docs/EXTENTS.md).
 //!
 //! How a file is counted:
 //! - on btrfs with CAP_SYS_ADMIN, a file FIEMAP shows as compressed, shared or inline is
@@ -24,7 +26,7 @@
 //! node when the filesystem says no other file shares it and only this file refers to it;
 //! a hard-linked file's bytes are never exclusive (its other names may be outside the scan).
 
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -62,25 +64,36 @@ const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
 /// tree of own sizes. `threads`: as the walk's `-T`. Returns a note for the user when
 /// compressed extents could not be measured (btrfs's tree search needs CAP_SYS_ADMIN).
 pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> {
-    let files: Vec<NodeId> = (1..tree.nodes.len() as NodeId)
-        .filter(|&id| {
-            let n = tree.node(id);
-            n.kind() == EntryKind::File && !n.has(SKIPPED)
-        })
-        .collect();
+    // the counted files by directory (a directory's children are contiguous), in runs of at
+    // most CHUNK: a task opens the directory once and each file relative to it
+    const CHUNK: usize = 256;
+    let mut chunks: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+    for (parent, n) in tree.nodes.iter().enumerate() {
+        if parent != TOTAL as usize && (!n.is_dir() || n.has(SKIPPED)) {
+            continue;
+        }
+        let files: Vec<NodeId> = n
+            .children()
+            .filter(|&c| {
+                let c = tree.node(c);
+                c.kind() == EntryKind::File && !c.has(SKIPPED)
+            })
+            .collect();
+        for run in files.chunks(CHUNK) {
+            chunks.push((parent as NodeId, run.to_vec()));
+        }
+    }
     let btrfs = BtrfsIds::default();
-    let read = |&id: &NodeId| (id, read_file(&tree.path(id), &btrfs));
-    let run = || -> Vec<(NodeId, Option<Holding>)> {
-        files.par_iter().with_min_len(64).map(read).collect()
-    };
+    let read = |(parent, files): &(NodeId, Vec<NodeId>)| read_files(tree, *parent, files, &btrfs);
+    let run = || -> Vec<Vec<(NodeId, Holding)>> { chunks.par_iter().map(read).collect() };
     let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let measured = match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
         Ok(pool) if n > 1 => pool.install(run),
-        _ => files.iter().map(read).collect(),
+        _ => chunks.iter().map(read).collect(),
     };
     let mut holdings: Vec<Option<Holding>> = vec![None; tree.nodes.len()];
-    for (id, h) in measured {
-        holdings[id as usize] = h;
+    for (id, h) in measured.into_iter().flatten() {
+        holdings[id as usize] = Some(h);
     }
     settle(tree, holdings);
     btrfs
@@ -113,22 +126,55 @@ impl BtrfsIds {
     }
 }
 
-/// What the file at `path` holds; `None`: it cannot be told (the walk's size stands).
-fn read_file(path: &[u8], btrfs: &BtrfsIds) -> Option<Holding> {
-    let fd = sys::open_file_path(path).ok()?;
+/// What the `files` of directory `parent` hold, where that differs from what the walk
+/// counted; a file left out keeps the walk's size (it has nothing shared, compressed or
+/// inline, or it cannot be opened or mapped).
+fn read_files(
+    tree: &Tree,
+    parent: NodeId,
+    files: &[NodeId],
+    btrfs: &BtrfsIds,
+) -> Vec<(NodeId, Holding)> {
+    let mut extents = Vec::new();
+    let mut got = Vec::new();
+    let dir = (parent != TOTAL)
+        .then(|| sys::open_dir_long_path(&tree.path(parent), true).ok())
+        .flatten();
+    if dir
+        .as_ref()
+        .is_some_and(|d| sys::never_shares_blocks(d.as_fd()))
+    {
+        // ext4, tmpfs: st_blocks tell all, and the walk has them
+        return got;
+    }
+    for &id in files {
+        let fd = match &dir {
+            Some(dir) => sys::open_file_at(dir.as_fd(), tree.name(id)),
+            None => sys::open_file_path(&tree.path(id)),
+        };
+        extents.clear();
+        if let Some(h) = fd.ok().and_then(|fd| read_file(&fd, &mut extents, btrfs)) {
+            got.push((id, h));
+        }
+    }
+    got
+}
+
+/// What the open file `fd` holds, if it has anything shared, compressed or inline: `None`,
+/// its `st_blocks` tell (and the walk has them), or it cannot be told.
+fn read_file(fd: &OwnedFd, extents: &mut Vec<Extent>, btrfs: &BtrfsIds) -> Option<Holding> {
+    sys::fiemap(fd.as_fd(), extents).ok()?;
+    let special = fl::ENCODED | fl::SHARED | fl::DATA_INLINE;
+    if !extents.iter().any(|e| e.flags & special != 0) {
+        return None;
+    }
     let meta = sys::fstat(fd.as_fd()).ok()?;
     if meta.kind != EntryKind::File {
         return None;
     }
-    let mut extents = Vec::new();
-    sys::fiemap(fd.as_fd(), &mut extents).ok()?;
+    let extents = &extents[..];
     let linked = meta.nlink > 1;
-    let special = fl::ENCODED | fl::SHARED | fl::DATA_INLINE;
-    let fsid = if extents.iter().any(|e| e.flags & special != 0) {
-        btrfs.fsid(meta.dev, fd.as_fd())
-    } else {
-        None
-    };
+    let fsid = btrfs.fsid(meta.dev, fd.as_fd());
     use std::sync::atomic::Ordering::Relaxed;
     if let Some(fsid) = fsid.filter(|_| !btrfs.no_search.load(Relaxed)) {
         let mut items = Vec::new();

@@ -204,6 +204,23 @@ pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
     retry_when_out_of_fds(|| rustix::fs::openat(CWD, path, flags, Mode::empty()))
 }
 
+/// Whether the filesystem of `dir` can neither share a block between files nor compress
+/// one (ext2/3/4, tmpfs): there a file's `st_blocks` are what it holds, and its extents need
+/// no reading.
+pub fn never_shares_blocks(dir: BorrowedFd<'_>) -> bool {
+    const EXT4_SUPER_MAGIC: u64 = 0xEF53;
+    const TMPFS_MAGIC: u64 = 0x0102_1994;
+    #[allow(clippy::unnecessary_cast)]
+    rustix::fs::fstatfs(dir)
+        .is_ok_and(|s| matches!(s.f_type as u64, EXT4_SUPER_MAGIC | TMPFS_MAGIC))
+}
+
+/// [`open_file_path`] for a file of an open directory.
+pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, Mode::empty()))
+}
+
 /// Whether a directory's listing is ordered by hash (ext4's `FS_INDEX_FL`, `lsattr`'s `I`):
 /// only then do positions split it (a linear ext4 directory's are byte offsets).
 pub fn is_hash_indexed(dir: BorrowedFd<'_>) -> bool {
