@@ -179,7 +179,7 @@ fn read_file(fd: &OwnedFd, extents: &mut Vec<Extent>, btrfs: &BtrfsIds) -> Optio
     if let Some(fsid) = fsid.filter(|_| !btrfs.no_search.load(Relaxed)) {
         let mut items = Vec::new();
         match sys::btrfs_extents(fd.as_fd(), meta.ino, &mut items) {
-            Ok(()) => return Some(from_btrfs_items(fsid, &items, &extents, linked)),
+            Ok(()) => return Some(from_btrfs_items(fsid, &items, extents, linked)),
             Err(sys::Errno::PERM | sys::Errno::ACCESS) => btrfs.no_search.store(true, Relaxed),
             Err(_) => {}
         }
@@ -188,7 +188,7 @@ fn read_file(fd: &OwnedFd, extents: &mut Vec<Extent>, btrfs: &BtrfsIds) -> Optio
         btrfs.uncompressed.store(true, Relaxed);
     }
     let space = fsid.unwrap_or(u128::from(meta.dev) | 1 << 127);
-    Some(from_fiemap(space, &extents, meta.disk_bytes(), linked))
+    Some(from_fiemap(space, extents, meta.disk_bytes(), linked))
 }
 
 /// A file by its FIEMAP extents: the shared ones as pieces, the rest of `blocks` (its
