@@ -98,7 +98,10 @@ fn render_rows(
     let extra = usize::from(tops == [TOTAL]);
     let sel = Selection {
         mode: config.walk.mode,
-        max_rows: opts.lines,
+        // --extents's bars have a header line: it is one of the lines asked for
+        max_rows: opts.lines.saturating_sub(usize::from(
+            view.form == Form::Bars && !tree.sharing.is_empty(),
+        )),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
@@ -139,7 +142,7 @@ fn render_rows(
                 tree,
                 top,
                 &Selection {
-                    max_rows: opts.lines.saturating_sub(1),
+                    max_rows: sel.max_rows.saturating_sub(1),
                     ..sel.clone()
                 },
             );
