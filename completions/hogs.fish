@@ -34,7 +34,7 @@ complete -c hogs -l diff -d 'Compare with a scan saved earlier (hogs -O, ncdu -o
 complete -c hogs -s r -l reverse -d 'Print the tree upside down: the root first, biggest entries at the top'
 complete -c hogs -s s -l apparent-size -d 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'
 complete -c hogs -s f -l filecount -d 'Count files and directories (inodes, as `du --inodes`) instead of bytes'
-complete -c hogs -l extents -l real-size -d 'Count what files really hold on disk, by their extents: a block shared by reflinked copies or snapshots counts once, a compressed one at its compressed size (btrfs, as root); adds the columns EXCL (freed by deleting it) and SHARED. Slower: see docs/EXTENTS.md'
+complete -c hogs -l extents -l real-size -d 'Count what files really hold on disk, by their extents: a block shared by reflinked copies or snapshots counts once, a compressed one at its compressed size (btrfs, as root); adds the columns Excl (freed by deleting it) and Shared. Slower: see docs/EXTENTS.md'
 complete -c hogs -s x -l limit-filesystem -d 'Stay on the filesystems of the given paths'
 complete -c hogs -s L -l dereference-links -d 'Follow symbolic links (each directory is still walked once)'
 complete -c hogs -s i -l ignore-hidden -d 'Do not count hidden files and directories (names starting with \'.\')'

@@ -105,7 +105,7 @@ pub struct Cli {
 
     /// Count what files really hold on disk, by their extents: a block shared by reflinked
     /// copies or snapshots counts once, a compressed one at its compressed size (btrfs, as
-    /// root); adds the columns EXCL (freed by deleting it) and SHARED. Slower: see
+    /// root); adds the columns Excl (freed by deleting it) and Shared. Slower: see
     /// docs/EXTENTS.md
     #[arg(long = "extents", visible_alias = "real-size")]
     pub extents: bool,
