@@ -22,6 +22,11 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
     };
     let mut tree = scan.tree;
     tree.apply_filters(&config.filters);
+    if config.extents {
+        if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
+            crate::error::say(note);
+        }
+    }
     if let Some(field) = config.view.filetime {
         tree.use_time(field);
     }
@@ -113,7 +118,10 @@ fn render_rows(
     let extra = usize::from(tops == [TOTAL]);
     let sel = Selection {
         mode: config.walk.mode,
-        max_rows: opts.lines,
+        // --extents's bars have a header line: it is one of the lines asked for
+        max_rows: opts.lines.saturating_sub(usize::from(
+            view.form == Form::Bars && !tree.sharing.is_empty(),
+        )),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
@@ -155,7 +163,7 @@ fn render_rows(
                 tree,
                 top,
                 &Selection {
-                    max_rows: opts.lines.saturating_sub(1),
+                    max_rows: sel.max_rows.saturating_sub(1),
                     ..sel.clone()
                 },
             );

@@ -103,6 +103,13 @@ pub struct Cli {
     #[arg(short = 'f', long = "filecount")]
     pub filecount: bool,
 
+    /// Count what files really hold on disk, by their extents: a block shared by reflinked
+    /// copies or snapshots counts once, a compressed one at its compressed size (btrfs, as
+    /// root); adds the columns Excl (freed by deleting it) and Shared. Slower: see
+    /// docs/EXTENTS.md
+    #[arg(long = "extents", visible_alias = "real-size")]
+    pub extents: bool,
+
     /// Stay on the filesystems of the given paths
     #[arg(short = 'x', long = "limit-filesystem")]
     pub limit_filesystem: bool,

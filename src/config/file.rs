@@ -39,6 +39,8 @@ const NOT_KEYS: &[&str] = &[
     "by-owner",
     // how the marked paths are written depends on the pipe they go to on this command line
     "null",
+    // reading every file's extents costs a pass of its own: asked for per run
+    "extents",
 ];
 
 /// dust's config keys that name a hogs flag differently: (dust's key, hogs's long flag).

@@ -63,6 +63,9 @@ pub struct Config {
     pub notes: Vec<String>,
     /// `--exit-zero`: status 0 though something could not be read (dust's convention).
     pub exit_zero: bool,
+    /// `--extents`: after the walk, count files by their extents (disk sizes only; not with
+    /// `--import`, whose tree is not the filesystem).
+    pub extents: bool,
 }
 
 /// The most walker threads: past a few hundred, more threads only wait on the same disk
@@ -141,6 +144,12 @@ impl Config {
             stdout,
             stderr: std::io::stderr().is_terminal(),
         };
+        // extents tell disk sizes of a walk: not apparent sizes, counts, times or an import
+        let extents = cli.extents
+            && import.is_none()
+            && !cli.apparent_size
+            && !cli.filecount
+            && cli.filetime.is_none();
         Ok(Config {
             paths,
             walk: walk_options(
@@ -157,6 +166,7 @@ impl Config {
             mode,
             import,
             stack_size_ignored: cli.stack_size.is_some(),
+            extents,
             terminals,
             notes: numbers.notes,
             exit_zero: cli.exit_zero,
@@ -345,7 +355,9 @@ fn walk_options(
             )
             && !imported
             && !filters.is_active()
-            && cli.filetime.is_none(),
+            && cli.filetime.is_none()
+            // extents are read file by file, after the walk
+            && !cli.extents,
     }
 }
 

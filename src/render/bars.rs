@@ -16,6 +16,11 @@ use crate::vocab::SizeMode;
 /// SGR faint, for `--dim`.
 const DIM: &str = "\x1b[2m";
 
+/// The header of `--extents`'s columns: the size, what deleting frees, what is shared.
+const DISK: &str = "Disk";
+const EXCL: &str = "Excl";
+const SHARED: &str = "Shared";
+
 /// Columns taken by `│`, `│`, and ` 100%`.
 const BAR_FRAME: usize = 7;
 /// Narrower than this, bars say nothing: drop them.
@@ -40,6 +45,8 @@ struct Columns {
     label_w: usize,
     bar_w: usize,
     total: u64,
+    /// `--extents`: the widths of the exclusive and shared columns after the size.
+    sharing_w: Option<(usize, usize)>,
 }
 
 /// Everything the renderer needs besides the tree.
@@ -59,6 +66,10 @@ impl BarsView<'_> {
         }
         let (measured, cols) = self.measure(tree, rows);
         let mut line = Vec::with_capacity(self.opts.width + 64);
+        if let Some((excl_w, shared_w)) = cols.sharing_w {
+            let size_w = cols.size_w;
+            writeln!(out, "{DISK:>size_w$} {EXCL:>excl_w$} {SHARED:>shared_w$}")?;
+        }
         if self.opts.reverse {
             // root first: a row's guides are its ancestors' "a later sibling follows"
             let mut guides: Vec<bool> = Vec::new();
@@ -92,9 +103,18 @@ impl BarsView<'_> {
         // rows come biggest first among siblings: the first row of each parent
         let mut seen_parents = rustc_hash::FxHashSet::default();
         let (mut size_w, mut longest, mut total) = (0, 0, 0u64);
+        // --extents: two columns more, under a header line (their widths fit its words)
+        let mut sharing_w = (!tree.sharing.is_empty()).then_some((EXCL.len(), SHARED.len()));
+        if sharing_w.is_some() {
+            size_w = DISK.len();
+        }
         for r in rows {
             let size = tree.node(r.id).size(self.mode);
             size_w = size_w.max(format_size(size, self.mode, opts.units).len());
+            if let (Some((e, s)), Some(sh)) = (&mut sharing_w, tree.sharing.get(r.id as usize)) {
+                *e = (*e).max(format_size(sh.exclusive, self.mode, opts.units).len());
+                *s = (*s).max(format_size(sh.shared, self.mode, opts.units).len());
+            }
             let name_w = escape(&self.name_of(tree, r.id), raw_invalid).width;
             longest = longest.max(2 * r.depth + 4 + name_w);
             if r.depth == 0 {
@@ -113,7 +133,8 @@ impl BarsView<'_> {
             });
             ancestors.push(size);
         }
-        let after_size = opts.width.saturating_sub(size_w + 1);
+        let sharing_room = sharing_w.map_or(0, |(e, s)| e + s + 2);
+        let after_size = opts.width.saturating_sub(size_w + 1 + sharing_room);
         let mut bar_w = 0;
         let mut label_w = longest.min(after_size).max(1);
         // times are not shares of a whole: no bars (as dust's -m)
@@ -128,6 +149,7 @@ impl BarsView<'_> {
             label_w,
             bar_w,
             total,
+            sharing_w,
         };
         (measured, cols)
     }
@@ -164,6 +186,12 @@ impl BarsView<'_> {
             write!(line, "{SIZE_RED}{:>w$}{RESET} ", size_text, w = cols.size_w)?;
         } else {
             write!(line, "{:>w$} ", size_text, w = cols.size_w)?;
+        }
+        if let Some((excl_w, shared_w)) = cols.sharing_w {
+            let sh = tree.sharing.get(id as usize).copied().unwrap_or_default();
+            let excl = format_size(sh.exclusive, self.mode, opts.units);
+            let shared = format_size(sh.shared, self.mode, opts.units);
+            write!(line, "{excl:>excl_w$} {shared:>shared_w$} ")?;
         }
         // the guides may take what the name leaves, but never more than half the column
         let label_w = cols.label_w;

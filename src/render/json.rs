@@ -7,6 +7,7 @@
 //! come biggest first. A path that is not UTF-8 is given twice: `"name"` with U+FFFD for the
 //! bad bytes, and `"name_bytes"` with every raw byte, so nothing is lost.
 //! A directory of a merge of scans that no part scanned also has `"unscanned": true`.
+//! With `--extents`, `"exclusive_bytes"` and `"shared_bytes"` come before `"children"`.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
@@ -107,6 +108,14 @@ fn write_node(
     if n.has(crate::tree::flags::UNSCANNED) {
         // a directory of a merge of scans that no part scanned (`--import A B`)
         out.write_all(b",\"unscanned\":true")?;
+    }
+    // --extents: what deleting it frees, and what it shares
+    if let Some(s) = tree.sharing.get(id as usize) {
+        write!(
+            out,
+            ",\"exclusive_bytes\":{},\"shared_bytes\":{}",
+            s.exclusive, s.shared
+        )?;
     }
     out.write_all(b",\"children\":[")
 }

@@ -39,6 +39,11 @@ pub use linux::{
     address_space_limited, blocks_read, one_malloc_arena, parent_fd_budget, prefault,
     searches_everywhere, usable_cpus, CpuHome,
 };
+// Files: where their bytes are on disk (`--extents`).
+#[cfg(target_os = "linux")]
+pub use linux::{
+    btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
+};
 
 /// What an entry is, from `d_type` or `st_mode` (the tree stores it as two bits).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,6 +125,47 @@ fn kind_of(t: FileType) -> EntryKind {
         FileType::Symlink => EntryKind::Symlink,
         _ => EntryKind::Other,
     }
+}
+
+/// One extent of a file as FIEMAP gives it (`struct fiemap_extent`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Extent {
+    /// Offset in the file.
+    pub logical: u64,
+    /// Address on the device (on btrfs: in the filesystem's address space).
+    pub physical: u64,
+    pub length: u64,
+    /// `FIEMAP_EXTENT_*`: see [`extent_flags`].
+    pub flags: u32,
+}
+
+/// The flags of an [`Extent`] (`FIEMAP_EXTENT_*`).
+pub mod extent_flags {
+    /// The location is not known yet (also set with DELALLOC).
+    pub const UNKNOWN: u32 = 0x2;
+    /// Delayed allocation: no address yet.
+    pub const DELALLOC: u32 = 0x4;
+    /// Not stored as is (compressed): `length` is the data's, not what it takes on disk.
+    pub const ENCODED: u32 = 0x8;
+    /// Stored in the filesystem's metadata, with no address of its own.
+    pub const DATA_INLINE: u32 = 0x200;
+    /// Shared with another file or snapshot (reflink, deduplication).
+    pub const SHARED: u32 = 0x2000;
+}
+
+/// One file extent item of a btrfs inode (what `compsize` reads).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BtrfsExtent {
+    /// Data stored in the metadata item itself: `disk` bytes (compressed if it is).
+    Inline { disk: u64 },
+    /// A reference to `num_bytes` at file offset `logical` into the extent of
+    /// `disk_num_bytes` at `disk_bytenr` (0: a hole).
+    Regular {
+        logical: u64,
+        disk_bytenr: u64,
+        disk_num_bytes: u64,
+        num_bytes: u64,
+    },
 }
 
 /// The part of a listing one reader takes (see [`read_span`]).

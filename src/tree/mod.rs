@@ -197,6 +197,20 @@ pub struct Tree {
     /// Owner, mode, access and change times of every node, indexed by id, when the walk was
     /// asked to keep them (`WalkOptions::keep_extra`); empty otherwise.
     pub extra: Vec<StatExtra>,
+    /// What of every node's disk size is its own and what other files share, indexed by id
+    /// (subtree values), when the scan counted extents (`--extents`); empty otherwise.
+    pub sharing: Vec<Sharing>,
+}
+
+/// What deleting a node would free, and what it shares (`--extents`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sharing {
+    /// Bytes only this subtree refers to, which no other file or snapshot shares: what
+    /// deleting it would free (at least).
+    pub exclusive: u64,
+    /// Bytes this subtree refers to that something else refers to too (another file of the
+    /// scan, a snapshot, a hard link), each range once.
+    pub shared: u64,
 }
 
 impl Tree {

@@ -287,6 +287,7 @@ impl PostOrderBuilder {
             identity: self.identity,
             links,
             extra: self.extra,
+            sharing: Vec::new(),
         };
         Built { tree, dir_ids }
     }

@@ -24,6 +24,7 @@
 pub mod dedup;
 mod dir;
 mod entries;
+pub mod extents;
 mod inode_bitmap;
 mod job;
 mod options;

@@ -218,7 +218,7 @@ fn dust_config_is_read_with_dusts_keys() {
         let size: u64 = first
             .split_whitespace()
             .next()
-            .and_then(|n| n.parse().ok())
+            .and_then(|n| n.trim_end_matches('B').parse().ok())
             .unwrap_or(0);
         assert!(
             !size.is_multiple_of(512),
@@ -359,6 +359,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "diff-root-any",
         "by-owner",
         "null",
+        "extents",
     ];
     let mut keys = 0;
     for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {

@@ -25,6 +25,7 @@ mod dust_flags;
 mod dust_parity;
 mod errors;
 mod export;
+mod extents;
 mod generated;
 mod identity;
 mod import;

@@ -9,8 +9,11 @@ use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags, CWD};
 
 use super::{Errno, Meta, Times};
 
+mod extents;
 mod listing;
 mod process;
+
+pub use extents::{btrfs_extents, btrfs_fsid, fiemap};
 
 pub use listing::{read_entries, read_entries_until, read_span, HASH_END};
 pub use process::{
@@ -185,6 +188,37 @@ pub fn marks_listing_end(dir: BorrowedFd<'_>) -> bool {
     const EXT4_SUPER_MAGIC: u64 = 0xEF53;
     #[allow(clippy::unnecessary_cast)]
     rustix::fs::fstatfs(dir).is_ok_and(|s| s.f_type as u64 == EXT4_SUPER_MAGIC)
+}
+
+/// Whether the open file or directory is on btrfs.
+pub fn is_btrfs(fd: BorrowedFd<'_>) -> bool {
+    const BTRFS_SUPER_MAGIC: u64 = 0x9123_683E;
+    #[allow(clippy::unnecessary_cast)]
+    rustix::fs::fstatfs(fd).is_ok_and(|s| s.f_type as u64 == BTRFS_SUPER_MAGIC)
+}
+
+/// Opens a file by its path (relative to the working directory) for reading its extents:
+/// never following a symlink, never blocking on a FIFO or a device.
+pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    retry_when_out_of_fds(|| rustix::fs::openat(CWD, path, flags, Mode::empty()))
+}
+
+/// Whether the filesystem of `dir` can neither share a block between files nor compress
+/// one (ext2/3/4, tmpfs): there a file's `st_blocks` are what it holds, and its extents need
+/// no reading.
+pub fn never_shares_blocks(dir: BorrowedFd<'_>) -> bool {
+    const EXT4_SUPER_MAGIC: u64 = 0xEF53;
+    const TMPFS_MAGIC: u64 = 0x0102_1994;
+    #[allow(clippy::unnecessary_cast)]
+    rustix::fs::fstatfs(dir)
+        .is_ok_and(|s| matches!(s.f_type as u64, EXT4_SUPER_MAGIC | TMPFS_MAGIC))
+}
+
+/// [`open_file_path`] for a file of an open directory.
+pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, Mode::empty()))
 }
 
 /// Whether a directory's listing is ordered by hash (ext4's `FS_INDEX_FL`, `lsattr`'s `I`):

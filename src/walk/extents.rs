@@ -1,0 +1,602 @@
+//! `--extents`: what the disk really holds. After the walk, every file is opened by its path
+//! and its extents are read (FIEMAP; on btrfs also the file extent items, for compressed
+//! sizes); an extent's bytes count once in the whole scan, where a depth-first walk in
+//! directory order first meets them (as a hard link's do), and each node learns what of its
+//! size is exclusive (freed by deleting it) and what it shares with other files.
+//!
+//! A pass of its own rather than a step of the walk: the walk's hot loop stays as it is when
+//! the mode is off, and the pass is parallel on its own (one rayon task per batch of files).
+//! A task takes up to 256 files of one directory, opens the directory once and each file
+//! relative to it: an open and a FIEMAP per file, and a fstat (and on btrfs a tree search)
+//! only for the files with something shared, compressed or inline (see docs/EXTENTS.md).
+//!
+//! How a file is counted:
+//! - on btrfs with CAP_SYS_ADMIN, a file FIEMAP shows as compressed, shared or inline is
+//!   counted by its file extent items as `compsize` counts it: a disk extent's compressed
+//!   size once for the whole scan (key: the filesystem's UUID and the extent's address), an
+//!   inline extent's bytes per file;
+//! - elsewhere, a file's shared extents (FIEMAP_EXTENT_SHARED, not encoded) count once per
+//!   physical range for the whole scan, and the rest of its `st_blocks` as du counts it: a
+//!   file with no shared extent counts exactly what du counts (its holes nothing, its
+//!   preallocated and delayed blocks all, its metadata blocks too);
+//! - a file that cannot be opened or mapped (permission, a filesystem without FIEMAP) keeps
+//!   the walk's size.
+//!
+//! What is exclusive never claims more than deleting would free: an extent is exclusive to a
+//! node when the filesystem says no other file shares it and only this file refers to it;
+//! a hard-linked file's bytes are never exclusive (its other names may be outside the scan).
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::sys::{self, extent_flags as fl, BtrfsExtent, EntryKind, Extent};
+use crate::tree::{flags, NodeId, Sharing, Tree, TOTAL};
+
+/// A range of disk one file refers to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// What the addresses are relative to: a btrfs filesystem's UUID, or a device number.
+    pub space: u128,
+    pub start: u64,
+    pub len: u64,
+    /// The filesystem says another file (or a snapshot) refers to it too.
+    pub shared: bool,
+}
+
+/// What one node holds: `private` bytes no other file refers to (unless `linked`), and
+/// `pieces` of disk other files may refer to as well.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Holding {
+    pub private: u64,
+    /// Hard-linked: its other names may be anywhere, so nothing of it is exclusive.
+    pub linked: bool,
+    pub pieces: Vec<Piece>,
+}
+
+/// Nodes that count nothing of their own (see `Tree::finish`).
+const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
+
+/// Measures every counted file of `tree` by its extents, sets its disk size to what it
+/// holds and fills [`Tree::sharing`]. Call after `apply_filters`, before `finish`, on a
+/// tree of own sizes. `threads`: as the walk's `-T`. Returns a note for the user when
+/// compressed extents could not be measured (btrfs's tree search needs CAP_SYS_ADMIN).
+pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> {
+    // the counted files by directory (a directory's children are contiguous), in runs of at
+    // most CHUNK: a task opens the directory once and each file relative to it
+    const CHUNK: usize = 256;
+    let mut chunks: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
+    for (parent, n) in tree.nodes.iter().enumerate() {
+        if parent != TOTAL as usize && (!n.is_dir() || n.has(SKIPPED)) {
+            continue;
+        }
+        let files: Vec<NodeId> = n
+            .children()
+            .filter(|&c| {
+                let c = tree.node(c);
+                c.kind() == EntryKind::File && !c.has(SKIPPED)
+            })
+            .collect();
+        for run in files.chunks(CHUNK) {
+            chunks.push((parent as NodeId, run.to_vec()));
+        }
+    }
+    let btrfs = BtrfsIds::default();
+    let read = |(parent, files): &(NodeId, Vec<NodeId>)| read_files(tree, *parent, files, &btrfs);
+    let run = || -> Vec<Vec<(NodeId, Holding)>> { chunks.par_iter().map(read).collect() };
+    let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let measured = match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+        Ok(pool) if n > 1 => pool.install(run),
+        _ => chunks.iter().map(read).collect(),
+    };
+    let mut holdings: Vec<Option<Holding>> = vec![None; tree.nodes.len()];
+    for (id, h) in measured.into_iter().flatten() {
+        holdings[id as usize] = Some(h);
+    }
+    settle(tree, holdings);
+    btrfs
+        .uncompressed
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .then_some(
+            "--extents: btrfs tells compressed sizes to root only (CAP_SYS_ADMIN): \
+             compressed extents count more than they take (never more than du counts)",
+        )
+}
+
+/// The btrfs filesystems met, by device number (each subvolume has its own): their UUIDs.
+#[derive(Default)]
+struct BtrfsIds {
+    ids: Mutex<FxHashMap<u64, Option<u128>>>,
+    /// The tree search was refused (no CAP_SYS_ADMIN): not asked again.
+    no_search: std::sync::atomic::AtomicBool,
+    /// A compressed file was counted by its `st_blocks` (uncompressed) for want of it.
+    uncompressed: std::sync::atomic::AtomicBool,
+}
+
+impl BtrfsIds {
+    fn fsid(&self, dev: u64, fd: std::os::fd::BorrowedFd<'_>) -> Option<u128> {
+        let mut ids = self.ids.lock().unwrap_or_else(|p| p.into_inner());
+        *ids.entry(dev).or_insert_with(|| {
+            sys::is_btrfs(fd)
+                .then(|| sys::btrfs_fsid(fd).ok())
+                .flatten()
+        })
+    }
+}
+
+/// What the `files` of directory `parent` hold, where that differs from what the walk
+/// counted; a file left out keeps the walk's size (it has nothing shared, compressed or
+/// inline, or it cannot be opened or mapped).
+fn read_files(
+    tree: &Tree,
+    parent: NodeId,
+    files: &[NodeId],
+    btrfs: &BtrfsIds,
+) -> Vec<(NodeId, Holding)> {
+    let mut extents = Vec::new();
+    let mut got = Vec::new();
+    let dir = (parent != TOTAL)
+        .then(|| sys::open_dir_long_path(&tree.path(parent), true).ok())
+        .flatten();
+    if dir
+        .as_ref()
+        .is_some_and(|d| sys::never_shares_blocks(d.as_fd()))
+    {
+        // ext4, tmpfs: st_blocks tell all, and the walk has them
+        return got;
+    }
+    for &id in files {
+        let fd = match &dir {
+            Some(dir) => sys::open_file_at(dir.as_fd(), tree.name(id)),
+            None => sys::open_file_path(&tree.path(id)),
+        };
+        extents.clear();
+        if let Some(h) = fd.ok().and_then(|fd| read_file(&fd, &mut extents, btrfs)) {
+            got.push((id, h));
+        }
+    }
+    got
+}
+
+/// What the open file `fd` holds, if it has anything shared, compressed or inline: `None`,
+/// its `st_blocks` tell (and the walk has them), or it cannot be told.
+fn read_file(fd: &OwnedFd, extents: &mut Vec<Extent>, btrfs: &BtrfsIds) -> Option<Holding> {
+    sys::fiemap(fd.as_fd(), extents).ok()?;
+    let special = fl::ENCODED | fl::SHARED | fl::DATA_INLINE;
+    if !extents.iter().any(|e| e.flags & special != 0) {
+        return None;
+    }
+    let meta = sys::fstat(fd.as_fd()).ok()?;
+    if meta.kind != EntryKind::File {
+        return None;
+    }
+    let extents = &extents[..];
+    let linked = meta.nlink > 1;
+    let fsid = btrfs.fsid(meta.dev, fd.as_fd());
+    use std::sync::atomic::Ordering::Relaxed;
+    if let Some(fsid) = fsid.filter(|_| !btrfs.no_search.load(Relaxed)) {
+        let mut items = Vec::new();
+        match sys::btrfs_extents(fd.as_fd(), meta.ino, &mut items) {
+            Ok(()) => return Some(from_btrfs_items(fsid, &items, extents, linked)),
+            Err(sys::Errno::PERM | sys::Errno::ACCESS) => btrfs.no_search.store(true, Relaxed),
+            Err(_) => {}
+        }
+    }
+    if fsid.is_some() && extents.iter().any(|e| e.flags & fl::ENCODED != 0) {
+        btrfs.uncompressed.store(true, Relaxed);
+    }
+    let space = fsid.unwrap_or(u128::from(meta.dev) | 1 << 127);
+    Some(from_fiemap(space, extents, meta.disk_bytes(), linked))
+}
+
+/// A file by its FIEMAP extents: the shared ones as pieces, the rest of `blocks` (its
+/// `st_blocks` in bytes) private. A shared compressed extent (ENCODED, met only where
+/// btrfs's tree search is refused) is the range of its length from its address: that
+/// covers what it takes on disk, and what the clones of it cover is counted once — more
+/// than its compressed size, never more than du counts.
+pub fn from_fiemap(space: u128, extents: &[Extent], blocks: u64, linked: bool) -> Holding {
+    let no_address = fl::DATA_INLINE | fl::DELALLOC | fl::UNKNOWN;
+    let pieces: Vec<Piece> = extents
+        .iter()
+        .filter(|e| e.flags & fl::SHARED != 0 && e.flags & no_address == 0 && e.length > 0)
+        .map(|e| Piece {
+            space,
+            start: e.physical,
+            len: e.length,
+            shared: true,
+        })
+        .collect();
+    let in_pieces: u64 = pieces.iter().map(|p| p.len).sum();
+    Holding {
+        private: blocks.saturating_sub(in_pieces),
+        linked,
+        pieces,
+    }
+}
+
+/// A btrfs file by its file extent items (as compsize): each disk extent it refers to as a
+/// piece of its compressed size, shared if FIEMAP says any part of the file that refers to
+/// it is; inline data private.
+pub fn from_btrfs_items(
+    fsid: u128,
+    items: &[BtrfsExtent],
+    extents: &[Extent],
+    linked: bool,
+) -> Holding {
+    let mut h = Holding {
+        linked,
+        ..Holding::default()
+    };
+    for item in items {
+        match *item {
+            BtrfsExtent::Inline { disk } => h.private += disk,
+            BtrfsExtent::Regular { disk_bytenr: 0, .. } => {} // a hole
+            BtrfsExtent::Regular {
+                logical,
+                disk_bytenr,
+                disk_num_bytes,
+                num_bytes,
+            } => {
+                let end = logical.saturating_add(num_bytes.max(1));
+                let shared = extents.iter().any(|e| {
+                    e.flags & fl::SHARED != 0
+                        && e.logical < end
+                        && logical < e.logical.saturating_add(e.length)
+                });
+                h.pieces.push(Piece {
+                    space: fsid,
+                    start: disk_bytenr,
+                    len: disk_num_bytes,
+                    shared,
+                });
+            }
+        }
+    }
+    h
+}
+
+/// Counts every piece once, where the depth-first order first meets it; sets the measured
+/// files' own disk sizes and fills [`Tree::sharing`] (subtree values). `holdings[id]`:
+/// what node `id` holds, `None` for what was not measured (its own disk size is private).
+pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
+    let len = tree.nodes.len();
+    let rank = preorder_ranks(tree);
+    let mut own_disk = vec![0u64; len];
+    let mut exclusive = vec![0u64; len];
+    let mut shared = vec![0u64; len];
+    // (space, start, end, node)
+    let mut ranges: Vec<(u128, u64, u64, NodeId, bool)> = Vec::new();
+    for id in 1..len {
+        let n = &tree.nodes[id];
+        if n.has(SKIPPED) {
+            continue;
+        }
+        let h = holdings[id].take().unwrap_or_else(|| Holding {
+            private: n.disk,
+            linked: n.has(flags::HARDLINK),
+            pieces: Vec::new(),
+        });
+        own_disk[id] = h.private;
+        if h.linked {
+            let mut a = id;
+            loop {
+                shared[a] += h.private;
+                if a == TOTAL as usize {
+                    break;
+                }
+                a = tree.nodes[a].parent as usize;
+            }
+        } else {
+            exclusive[id] = h.private;
+        }
+        for p in h.pieces {
+            let end = p.start.saturating_add(p.len);
+            ranges.push((p.space, p.start, end, id as NodeId, p.shared || h.linked));
+        }
+    }
+    let mut stamps = Stamps {
+        stamp: vec![0; len],
+        now: 0,
+    };
+    let mut count = |bytes: u64, nodes: &[NodeId], shared_any: bool| {
+        let Some(&first) = nodes.iter().min_by_key(|&&id| rank[id as usize]) else {
+            return;
+        };
+        own_disk[first as usize] += bytes;
+        if !shared_any && nodes.len() == 1 {
+            exclusive[first as usize] += bytes;
+        } else {
+            stamps.add_to_ancestors(tree, nodes, bytes, &mut shared);
+        }
+    };
+    sweep(&mut ranges, &mut count);
+    for (id, n) in tree.nodes.iter_mut().enumerate().skip(1) {
+        if n.kind() == EntryKind::File && !n.has(SKIPPED) {
+            n.disk = own_disk[id];
+        }
+    }
+    for id in (1..len).rev() {
+        if !tree.nodes[id].has(SKIPPED) {
+            let p = tree.nodes[id].parent as usize;
+            exclusive[p] += exclusive[id];
+        }
+    }
+    tree.sharing = exclusive
+        .into_iter()
+        .zip(shared)
+        .map(|(exclusive, shared)| Sharing { exclusive, shared })
+        .collect();
+}
+
+/// Each node's place in a depth-first walk in directory order (the order du counts in).
+fn preorder_ranks(tree: &Tree) -> Vec<u32> {
+    let mut rank = vec![u32::MAX; tree.nodes.len()];
+    let mut next = 0;
+    let mut stack = vec![TOTAL];
+    while let Some(id) = stack.pop() {
+        rank[id as usize] = next;
+        next += 1;
+        stack.extend(tree.node(id).children().rev());
+    }
+    rank
+}
+
+/// Marks which nodes a range was added to, so that a directory counts it once however many
+/// of its files refer to it.
+struct Stamps {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Stamps {
+    fn add_to_ancestors(&mut self, tree: &Tree, nodes: &[NodeId], bytes: u64, to: &mut [u64]) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        for &n in nodes {
+            let mut a = n as usize;
+            while self.stamp[a] != self.now {
+                self.stamp[a] = self.now;
+                to[a] += bytes;
+                if a == TOTAL as usize {
+                    break;
+                }
+                a = tree.nodes[a].parent as usize;
+            }
+        }
+    }
+}
+
+/// Cuts the ranges into the runs of disk referred to by one set of nodes, and hands each run
+/// to `count` with its nodes (sorted, once each) and whether any reference is shared.
+fn sweep(
+    ranges: &mut [(u128, u64, u64, NodeId, bool)],
+    count: &mut impl FnMut(u64, &[NodeId], bool),
+) {
+    // (space, position, starts, index): ends sort before starts at the same place
+    let mut events: Vec<(u128, u64, bool, usize)> = Vec::with_capacity(ranges.len() * 2);
+    for (i, r) in ranges.iter().enumerate() {
+        if r.2 > r.1 {
+            events.push((r.0, r.1, true, i));
+            events.push((r.0, r.2, false, i));
+        }
+    }
+    events.sort_unstable();
+    let mut active: Vec<usize> = Vec::new();
+    let mut at: Option<(u128, u64)> = None;
+    // the run being gathered: its length, nodes and sharing
+    let mut run: (u64, Vec<NodeId>, bool) = (0, Vec::new(), false);
+    let mut nodes: Vec<NodeId> = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let (space, pos) = (events[i].0, events[i].1);
+        if let Some((s, from)) = at {
+            if s == space && pos > from && !active.is_empty() {
+                nodes.clear();
+                nodes.extend(active.iter().map(|&r| ranges[r].3));
+                nodes.sort_unstable();
+                nodes.dedup();
+                let shared = active.iter().any(|&r| ranges[r].4);
+                if run.1 == nodes && run.2 == shared {
+                    run.0 += pos - from;
+                } else {
+                    count(run.0, &run.1, run.2);
+                    run = (pos - from, nodes.clone(), shared);
+                }
+            }
+        }
+        while i < events.len() && events[i].0 == space && events[i].1 == pos {
+            let (_, _, start, r) = events[i];
+            if start {
+                active.push(r);
+            } else if let Some(k) = active.iter().position(|&a| a == r) {
+                active.swap_remove(k);
+            }
+            i += 1;
+        }
+        at = Some((space, pos));
+    }
+    count(run.0, &run.1, run.2);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{Node, TreeBuilder};
+
+    /// r/{a/{x, y}, b/{z}}: ids 1 r, 2 a, 3 b, 4 x, 5 y, 6 z.
+    fn tree() -> Tree {
+        let mut b = TreeBuilder::new();
+        b.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
+        let dir = || Node::new(EntryKind::Dir, 0, 0, 0, 0);
+        let file = |size| Node::new(EntryKind::File, size, size, 0, 0);
+        b.add_children(1, vec![(dir(), &b"a"[..]), (dir(), &b"b"[..])].into_iter());
+        b.add_children(
+            2,
+            vec![(file(8192), &b"x"[..]), (file(8192), &b"y"[..])].into_iter(),
+        );
+        b.add_children(3, vec![(file(4096), &b"z"[..])].into_iter());
+        b.into_tree()
+    }
+
+    fn piece(start: u64, len: u64, shared: bool) -> Piece {
+        Piece {
+            space: 1,
+            start,
+            len,
+            shared,
+        }
+    }
+
+    fn held(pieces: Vec<Piece>, private: u64) -> Option<Holding> {
+        Some(Holding {
+            private,
+            linked: false,
+            pieces,
+        })
+    }
+
+    fn totals(mut t: Tree) -> Vec<(u64, u64, u64)> {
+        t.finish();
+        (0..t.nodes.len())
+            .map(|i| (t.nodes[i].disk, t.sharing[i].exclusive, t.sharing[i].shared))
+            .collect()
+    }
+
+    #[test]
+    fn a_clone_counts_once_where_first_met_and_is_shared_by_both_sides() {
+        let mut t = tree();
+        // x and z are clones (one 8 KiB range), y is its own
+        let mut h = vec![None; 7];
+        h[4] = held(vec![piece(0, 8192, true)], 0);
+        h[5] = held(vec![piece(65536, 4096, false)], 100);
+        h[6] = held(vec![piece(0, 8192, true)], 0);
+        settle(&mut t, h);
+        let got = totals(t);
+        // (disk, exclusive, shared) of total, r, a, b, x, y, z
+        assert_eq!(got[4], (8192, 0, 8192), "x: met first");
+        assert_eq!(got[6], (0, 0, 8192), "z: the clone, counted at x");
+        assert_eq!(got[5], (4196, 4196, 0), "y: its own");
+        assert_eq!(got[2], (12388, 4196, 8192), "a");
+        assert_eq!(got[3], (0, 0, 8192), "b");
+        assert_eq!(got[1], (12388, 4196, 8192), "r: the clone once");
+    }
+
+    #[test]
+    fn overlapping_ranges_count_their_union() {
+        let mut t = tree();
+        let mut h = vec![None; 7];
+        // x refers to [0, 12K), z to [4K, 8K) and [8K, 16K) of the same disk
+        h[4] = held(vec![piece(0, 12288, true)], 0);
+        h[5] = held(vec![], 0);
+        h[6] = held(vec![piece(4096, 4096, true), piece(8192, 8192, true)], 0);
+        settle(&mut t, h);
+        let got = totals(t);
+        assert_eq!(got[1].0, 16384, "the union of [0, 12K) and [4K, 16K)");
+        assert_eq!(got[4].0, 12288);
+        assert_eq!(
+            got[6],
+            (4096, 0, 12288),
+            "z: only [12K, 16K) is first met at z"
+        );
+        assert_eq!(got[1].2, 16384, "r shares the union, once");
+    }
+
+    #[test]
+    fn what_nothing_else_refers_to_is_exclusive_all_the_way_up() {
+        let mut t = tree();
+        let h = vec![
+            None,
+            None,
+            None,
+            None,
+            held(vec![piece(0, 8192, false)], 0),
+            None,
+            held(vec![], 4096),
+        ];
+        settle(&mut t, h);
+        let got = totals(t);
+        // y was not measured: the walk's 8192 stands, exclusive
+        assert_eq!(got[1], (20480, 20480, 0));
+        assert_eq!(got[0], (20480, 20480, 0));
+    }
+
+    #[test]
+    fn a_hard_linked_file_is_never_exclusive() {
+        let mut t = tree();
+        let mut h = vec![None; 7];
+        h[4] = Some(Holding {
+            private: 8192,
+            linked: true,
+            pieces: vec![],
+        });
+        settle(&mut t, h);
+        let got = totals(t);
+        assert_eq!(got[4], (8192, 0, 8192));
+        assert_eq!(got[1], (20480, 12288, 8192));
+    }
+
+    #[test]
+    fn fiemap_counts_shared_extents_apart_from_the_rest_of_the_blocks() {
+        let e = |logical, physical, length, flags| Extent {
+            logical,
+            physical,
+            length,
+            flags,
+        };
+        let extents = [
+            e(0, 1 << 20, 4096, fl::SHARED),
+            e(4096, 2 << 20, 8192, 0),
+            e(12288, 0, 4096, fl::DELALLOC | fl::UNKNOWN),
+        ];
+        let h = from_fiemap(7, &extents, 20480, false);
+        assert_eq!(h.pieces, vec![piece_in(7, 1 << 20, 4096)]);
+        assert_eq!(h.private, 16384, "st_blocks less the shared extent");
+        // compressed and shared (btrfs without its tree search): shared, never exclusive
+        let compressed = [e(0, 1 << 30, 131072, fl::ENCODED | fl::SHARED)];
+        let h = from_fiemap(7, &compressed, 131072, false);
+        assert_eq!(h.pieces, vec![piece_in(7, 1 << 30, 131072)]);
+        assert_eq!(h.private, 0);
+    }
+
+    fn piece_in(space: u128, start: u64, len: u64) -> Piece {
+        Piece {
+            space,
+            start,
+            len,
+            shared: true,
+        }
+    }
+
+    #[test]
+    fn btrfs_items_count_compressed_sizes_and_inline_data() {
+        let items = [
+            BtrfsExtent::Inline { disk: 6 },
+            BtrfsExtent::Regular {
+                logical: 0,
+                disk_bytenr: 0,
+                disk_num_bytes: 0,
+                num_bytes: 4096,
+            },
+            BtrfsExtent::Regular {
+                logical: 4096,
+                disk_bytenr: 1 << 30,
+                disk_num_bytes: 4096,
+                num_bytes: 131072,
+            },
+        ];
+        let extents = [Extent {
+            logical: 4096,
+            physical: 1 << 30,
+            length: 131072,
+            flags: fl::ENCODED | fl::SHARED,
+        }];
+        let h = from_btrfs_items(9, &items, &extents, false);
+        assert_eq!(h.private, 6);
+        assert_eq!(h.pieces, vec![piece_in(9, 1 << 30, 4096)]);
+    }
+}
