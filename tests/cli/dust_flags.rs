@@ -489,7 +489,7 @@ fn exclude_and_collapse_paths_in_every_spelling() {
     let total: u64 = String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .next()
-        .and_then(|n| n.parse().ok())
+        .and_then(|n| n.trim_end_matches('B').parse().ok())
         .expect("a total");
     assert_eq!(total, without_q, "cd xt; hogs -X p/q .");
     let text = String::from_utf8_lossy(&env.stdout_ok(["-n", "20", "--collapse", &absolute, "xt"]))

@@ -102,7 +102,7 @@ fn parts_scanned_in_parallel_merge_to_what_du_says_of_the_whole() {
     ] {
         let v = env.json(with(flags, &import));
         assert_eq!(size(&v), du, "merged {flags:?}");
-        assert_eq!(name(&v), whole, "the merge's root is the top part's");
+        assert_eq!(full_name(&v), whole, "the merge's root is the top part's");
         // as the walk of the whole counts it, directory by directory
         let walked = env.json(with(flags, &["top"]));
         assert_eq!(child_sizes(&v), child_sizes(&walked), "{flags:?}");
@@ -150,7 +150,7 @@ fn directories_no_part_scanned_have_no_size_and_say_so() {
     env.stdout_ok(a);
     env.stdout_ok(b);
     let v = env.json(["--import", "a.json", "b.json", "-s"]);
-    assert_eq!(name(&v), env.path("top").to_string_lossy());
+    assert_eq!(full_name(&v), env.path("top").to_string_lossy());
     assert_eq!(v["unscanned"], Value::Bool(true), "{v}");
     assert_eq!(
         field_u64(&v, "entries"),

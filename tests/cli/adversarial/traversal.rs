@@ -761,9 +761,10 @@ fn count_beside_du(env: &TestEnv, hogs_args: &[&str], path: &str) -> (u64, u64) 
         let count = if hogs_args.contains(&"-j") {
             size(&serde_json::from_str(&text).expect("JSON"))
         } else {
+            // (dust's forms: `1,234` for counts, `4096B` for bytes)
             text.split_whitespace()
                 .next()
-                .and_then(|n| n.parse().ok())
+                .and_then(|n| n.trim_end_matches('B').replace(',', "").parse().ok())
                 .expect("a count")
         };
         let after = du();
