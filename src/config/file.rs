@@ -1,5 +1,6 @@
-//! The config file: `$XDG_CONFIG_HOME/hogs/config.toml` (else `~/.config/hogs/config.toml`),
-//! or `--config FILE`. Its keys are the long flags (`reverse = true`, `depth = 3`,
+//! The config file: `$XDG_CONFIG_HOME/hogs/config.toml` (else `~/.config/hogs/config.toml`;
+//! on macOS, `~/Library/Application Support/hogs/config.toml` where it exists, as dust reads
+//! its own), or `--config FILE`. Its keys are the long flags (`reverse = true`, `depth = 3`,
 //! `ignore-directory = ["node_modules", ".git"]`).
 //!
 //! Each setting becomes a flag placed before the user's own arguments, so there is one parser
@@ -58,11 +59,20 @@ pub fn default_path() -> Option<PathBuf> {
     let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute()); // the spec says to ignore a relative one
-    let base = xdg.or_else(|| {
+    let home = || {
         std::env::var_os("HOME")
             .filter(|h| !h.is_empty())
-            .map(|h| Path::new(&h).join(".config"))
-    })?;
+            .map(PathBuf::from)
+    };
+    #[cfg(target_os = "macos")]
+    if xdg.is_none() {
+        // the place of macOS for settings, where the user made it; else ~/.config as on Linux
+        let native = home()?.join("Library/Application Support/hogs/config.toml");
+        if native.is_file() {
+            return Some(native);
+        }
+    }
+    let base = xdg.or_else(|| home().map(|h| h.join(".config")))?;
     Some(base.join("hogs").join("config.toml"))
 }
 
