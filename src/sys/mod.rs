@@ -68,7 +68,8 @@ pub use posix::{address_space_limited, blocks_read, parent_fd_budget};
 /// every directory is claimed by device and inode, as with several arguments or -L, so that
 /// a walk of `/` counts each once (ncdu's `--exclude-firmlinks` leaves the firmlinks out;
 /// here the path reached first keeps its contents and the other is not read again, as a
-/// repeated argument is not). Elsewhere only a bind mount does that, and du counts those twice as hogs does.
+/// repeated argument is not). Elsewhere it is off: the claims cost a hash set insert per
+/// directory, and the Linux walk is left as it was.
 pub const DIRS_MAY_REPEAT: bool = cfg!(target_os = "macos");
 
 /// The major number of a device: 0 for a filesystem with no block device of its own (tmpfs,
