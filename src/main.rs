@@ -5,20 +5,36 @@
 // where GNU du does none of it. The walk does not recurse, so a stack overflow is not a risk
 // worth that. What the start does that hogs needs is done below: SIGPIPE ignored (a closed
 // pipe is a write error the output code handles) and descriptors 0-2 kept from being reused.
-#![no_main]
-
-use std::ffi::{c_char, c_int};
+//
+// Only where std finds the arguments without its start: glibc hands them to std's
+// `.init_array` function, macOS keeps them for `_NSGetArgv`. Elsewhere (the BSDs, musl) std
+// learns them in its start only, and `std::env::args` would be empty: there hogs starts as
+// any Rust program.
+#![cfg_attr(
+    any(all(target_os = "linux", target_env = "gnu"), target_vendor = "apple"),
+    no_main
+)]
 
 use hogs::app;
 use hogs::config::file::{parse_args, ArgsError};
 use hogs::config::{Config, Mode};
 use hogs::error::{say, ExitStatus};
 
+#[cfg(any(all(target_os = "linux", target_env = "gnu"), target_vendor = "apple"))]
 #[allow(unsafe_code)] // the C entry point: nothing else calls it
 #[no_mangle]
-pub extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
+pub extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
     process_start();
     // std::process::exit flushes stdout (returning from the C main would not)
+    std::process::exit(run())
+}
+
+#[cfg(not(any(all(target_os = "linux", target_env = "gnu"), target_vendor = "apple")))]
+fn main() {
+    process_start();
     std::process::exit(run())
 }
 

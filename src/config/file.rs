@@ -1,5 +1,6 @@
-//! The config file: `$XDG_CONFIG_HOME/hogs/config.toml` (else `~/.config/hogs/config.toml`),
-//! or `--config FILE`; without one of hogs's own, dust's (`~/.dust.toml`, else
+//! The config file: `$XDG_CONFIG_HOME/hogs/config.toml` (else `~/.config/hogs/config.toml`;
+//! on macOS, `~/Library/Application Support/hogs/config.toml` where it exists, as dust reads
+//! its own), or `--config FILE`; without one of hogs's own, dust's (`~/.dust.toml`, else
 //! `$XDG_CONFIG_HOME/dust/config.toml` or `~/.config/dust/config.toml`), so a dust user's
 //! settings carry over. Its keys are the long flags (`reverse = true`, `depth = 3`,
 //! `ignore-directory = ["node_modules", ".git"]`), and dust's names for some of them
@@ -66,6 +67,14 @@ pub enum ArgsError {
 
 /// The file to read without `--config`: None when neither XDG_CONFIG_HOME nor HOME is set.
 pub fn default_path() -> Option<PathBuf> {
+    #[cfg(target_os = "macos")]
+    if std::env::var_os("XDG_CONFIG_HOME").is_none() {
+        // the place of macOS for settings, where the user made it; else ~/.config as on Linux
+        let native = home()?.join("Library/Application Support/hogs/config.toml");
+        if native.is_file() {
+            return Some(native);
+        }
+    }
     Some(config_home()?.join("hogs").join("config.toml"))
 }
 

@@ -14,34 +14,77 @@
 //! Everything below a root goes through the parent directory's fd and the bare entry name, so
 //! the kernel never resolves a long path (that costs O(depth) per call and fails past PATH_MAX).
 //!
-//! `linux` implements it with getdents64, openat2 and Linux's process calls. Another backend
-//! (openat/fdopendir/readdir/fstatat, through rustix's portable `Dir` and `statat`) would sit
-//! beside it as `portable`, chosen by `cfg` below, and answer the Linux-only questions
-//! conservatively: no listing marks its end, no open vouches for its mount, no listing splits.
-//! The choice is made at compile time: every call is a direct call, inlined as before.
+//! Three modules answer it, and this file is the one place that says which is built:
+//! - `posix`: what every Unix has (openat, fstatat, faccessat, getrlimit, getrusage), for
+//!   both backends;
+//! - `linux` (only `cfg(target_os = "linux")`, the default there): getdents64 into a buffer
+//!   of our own and its ext4 positions (a listing ended without its empty read, a huge one
+//!   split between threads), openat2's RESOLVE_NO_XDEV, capabilities, CPU affinity,
+//!   mallopt, MADV_POPULATE_WRITE;
+//! - `portable` (every other Unix, and Linux with the `portable-walk` feature, which is how
+//!   it is tested against du): listings read with rustix's `Dir` (fdopendir/readdir), and
+//!   the conservative answer to what only Linux can say: no listing marks its end, no open
+//!   vouches for its mount, no listing splits, no CPU affinity, no pages faulted in ahead.
+//!
+//! Both backends export the same names (listed once below), so each build checks that its
+//! backend has all of them. The choice is made at compile time: every call is a direct call,
+//! inlined as before, with no dispatch.
 
 use rustix::fs::{FileType, Stat};
 pub use rustix::io::Errno;
 
 #[cfg(target_os = "linux")]
+mod extents_linux;
+mod posix;
+
+#[cfg(all(target_os = "linux", not(feature = "portable-walk")))]
 mod linux;
-// Directories: open one relative to its parent (or by path), list its entries with their
-// types, stat an entry relative to it, tell filesystems apart.
-#[cfg(target_os = "linux")]
-pub use linux::{
-    fstat, fstat_times, is_hash_indexed, marks_listing_end, may_search, open_dir_at,
-    open_dir_long_path, open_dir_on_same_mount, open_dir_path, read_entries, read_entries_until,
-    read_span, reopen_dir_at, stat_at, stat_at_times, stat_path, stat_path_times, HASH_END,
+#[cfg(all(target_os = "linux", not(feature = "portable-walk")))]
+use linux as backend;
+
+#[cfg(any(not(target_os = "linux"), feature = "portable-walk"))]
+mod portable;
+#[cfg(any(not(target_os = "linux"), feature = "portable-walk"))]
+use portable as backend;
+
+// Directories: open one relative to its parent (or by path), stat an entry relative to it,
+// ask whether names in it can be looked up. The same on every Unix.
+pub use posix::{
+    fstat, fstat_times, may_search, open_dir_at, open_dir_long_path, open_dir_path, stat_at,
+    stat_at_times, stat_path, stat_path_times,
 };
-// The process: capabilities, CPUs and affinity, limits, blocks read, memory.
-#[cfg(target_os = "linux")]
-pub use linux::{
-    address_space_limited, blocks_read, one_malloc_arena, parent_fd_budget, prefault,
-    searches_everywhere, usable_cpus, CpuHome,
+// Directories: list one's entries with their types, tell filesystems apart (and, on Linux,
+// split a huge listing). What the backend says.
+pub use backend::{
+    is_hash_indexed, marks_listing_end, open_dir_on_same_mount, read_entries, read_entries_until,
+    read_span, reopen_dir_at, HASH_END,
 };
-// Files: where their bytes are on disk (`--extents`).
+// The process: limits and blocks read (POSIX); capabilities, CPUs and affinity, memory
+// (what the backend says).
+pub use backend::{one_malloc_arena, prefault, searches_everywhere, usable_cpus, CpuHome};
+pub use posix::{address_space_limited, blocks_read, parent_fd_budget};
+
+/// Whether one directory may be reached by two paths in one walk without a symlink: on macOS
+/// a firmlink (`/Users`, `/Applications`, `/private`… on the read-only system volume) is the
+/// same directory as its target under `/System/Volumes/Data` (same device, same inode). There
+/// every directory is claimed by device and inode, as with several arguments or -L, so that
+/// a walk of `/` counts each once (ncdu's `--exclude-firmlinks` leaves the firmlinks out;
+/// here the path reached first keeps its contents and the other is not read again, as a
+/// repeated argument is not). Elsewhere it is off: the claims cost a hash set insert per
+/// directory, and the Linux walk is left as it was.
+pub const DIRS_MAY_REPEAT: bool = cfg!(target_os = "macos");
+
+/// The major number of a device: 0 for a filesystem with no block device of its own (tmpfs,
+/// NFS, FUSE, overlayfs, btrfs), whose reads may not be counted as this process's.
+#[allow(clippy::unnecessary_cast)] // `dev_t` is u64 on Linux and the BSDs, i32 on macOS
+pub fn major(dev: u64) -> u32 {
+    rustix::fs::major(dev as _)
+}
+
+// Files: where their bytes are on disk (`--extents`): Linux's ioctls, with either walker
+// backend.
 #[cfg(target_os = "linux")]
-pub use linux::{
+pub use extents_linux::{
     btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
 };
 

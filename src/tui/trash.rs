@@ -1,4 +1,5 @@
-//! Moving entries to the freedesktop trash instead of deleting them (the `trash` crate).
+//! Moving entries to the trash instead of deleting them (the `trash` crate): the
+//! freedesktop trash on Linux and the BSDs, the user's Trash on macOS.
 //! The caller has re-checked the entry's identity just before; the crate works on paths.
 
 use std::ffi::OsStr;
@@ -14,10 +15,29 @@ use crate::tree::{LinkKey, NodeId, TOTAL};
 /// not the entry's own, such as the trash directory that could not be made).
 pub fn move_to_trash(path: &[u8]) -> Result<(), String> {
     let path = Path::new(OsStr::from_bytes(path));
-    trash::delete(path).map_err(|e| format!("cannot move to the trash: {}", cause(&e)))
+    context()
+        .delete(path)
+        .map_err(|e| format!("cannot move to the trash: {}", cause(&e)))
+}
+
+#[cfg(not(target_os = "macos"))]
+fn context() -> trash::TrashContext {
+    trash::TrashContext::default()
+}
+
+/// On macOS, through the file manager's call (`NSFileManager trashItemAtURL`), not by asking
+/// Finder with `osascript` (the crate's default): that needs no permission to script Finder,
+/// works over ssh and makes no sound.
+#[cfg(target_os = "macos")]
+fn context() -> trash::TrashContext {
+    use trash::macos::{DeleteMethod, TrashContextExtMacos};
+    let mut ctx = trash::TrashContext::default();
+    ctx.set_delete_method(DeleteMethod::NsFileManager);
+    ctx
 }
 
 /// The trash directories there are now (canonical paths): where trashed entries went.
+#[cfg(not(target_os = "macos"))]
 pub fn folders() -> Vec<PathBuf> {
     trash::os_limited::trash_folders()
         .map(|set| {
@@ -28,8 +48,37 @@ pub fn folders() -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
+/// The trash directory of macOS there is now (canonical): `~/.Trash`, where an entry of the
+/// home volume goes (an entry of another volume goes to its `.Trashes`, not looked for).
+#[cfg(target_os = "macos")]
+pub fn folders() -> Vec<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .and_then(|h| std::fs::canonicalize(Path::new(&h).join(".Trash")).ok())
+        .into_iter()
+        .collect()
+}
+
+/// The trash directory (of `folders`) that holds the entry with identity `key` at its top:
+/// the file manager names it as it likes (`name 2`, a time added) when the name is taken.
+#[cfg(target_os = "macos")]
+pub fn holding(folders: &[PathBuf], _name: &[u8], key: LinkKey) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    folders
+        .iter()
+        .find(|f| {
+            std::fs::read_dir(f).is_ok_and(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| e.metadata().is_ok_and(|m| (m.dev(), m.ino()) == key))
+            })
+        })
+        .cloned()
+}
+
 /// The trash directory (of `folders`) that holds the entry `name` with identity `key` under
 /// its `files/` (as `name`, or `name.N` when that was taken), if any.
+#[cfg(not(target_os = "macos"))]
 pub fn holding(folders: &[PathBuf], name: &[u8], key: LinkKey) -> Option<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     for f in folders {
@@ -125,11 +174,13 @@ impl State {
 /// The cause of a failed trash in words (the crate's `Display` is its `Debug`).
 fn cause(e: &trash::Error) -> String {
     let shown = |p: &Path| super::view::display(p.as_os_str().as_bytes());
+    #[cfg_attr(target_os = "macos", allow(unused_variables))]
     let io = |e: &std::io::Error| match e.raw_os_error() {
         Some(errno) => describe(errno),
         None => one_line(&e.to_string()),
     };
     match e {
+        #[cfg(not(target_os = "macos"))]
         trash::Error::FileSystem { path, source } => format!("{}: {}", shown(path), io(source)),
         trash::Error::Os { code, .. } => describe(*code),
         trash::Error::Unknown { description } => one_line(description),
@@ -162,6 +213,7 @@ fn one_line(text: &str) -> String {
 mod tests {
     use super::*;
 
+    #[cfg(not(target_os = "macos"))]
     #[test]
     fn causes_are_words_with_the_path_they_concern() {
         let e = trash::Error::FileSystem {

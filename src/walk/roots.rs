@@ -62,7 +62,7 @@ impl<'a> Walker<'a> {
             open_parents: Arc::new(AtomicUsize::new(0)),
             fd_budget: OnceLock::new(),
             one_shot,
-            dedup_dirs: paths.len() > 1 || opts.follow_links,
+            dedup_dirs: paths.len() > 1 || opts.follow_links || sys::DIRS_MAY_REPEAT,
             dedup_files: opts.follow_links,
             // (asked only in -f: a capget the size modes do not need at start-up)
             searches_everywhere: opts.mode == SizeMode::Count

@@ -16,7 +16,7 @@ impl Walker<'_> {
     /// (or, with -T 1, depth-first from a stack on this thread).
     pub(super) fn walk_root(&self, job: DirJob) {
         self.judge_by_time
-            .store(rustix::fs::major(job.dev) == 0, Ordering::Relaxed);
+            .store(sys::major(job.dev) == 0, Ordering::Relaxed);
         let ext4 = match &job.handle {
             DirHandle::Root(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
             _ => u64::MAX,

@@ -179,7 +179,8 @@ fn threads_wide_flat() {
 #[test]
 fn a_huge_listing_read_by_several_threads_counts_each_entry_once() {
     let env = TestEnv::new();
-    let split_expected = is_ext4(env.root());
+    // (the portable backend reads every listing on one thread)
+    let split_expected = is_ext4(env.root()) && !cfg!(feature = "portable-walk");
     if !split_expected {
         // not a skip: the test runs, only the split it also checks cannot happen here
         eprintln!("(a_huge_listing...: not on ext4, the listing is read by one thread)");
@@ -268,11 +269,15 @@ fn a_chain_starts_no_thread_until_it_branches() {
             "hogs -f -d 0 {root} vs du --inodes"
         );
     }
-    assert_eq!(
-        walk_threads(&debug_walk(&env, &["-d", "0", "pure"]).0),
-        0,
-        "threads started for a chain"
-    );
+    // (the portable backend does not know a directory's size to be a bound on its names,
+    // as ext4's is: it has any that may be large read with the pool at hand)
+    if !cfg!(feature = "portable-walk") {
+        assert_eq!(
+            walk_threads(&debug_walk(&env, &["-d", "0", "pure"]).0),
+            0,
+            "threads started for a chain"
+        );
+    }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cpus >= 2 {
         assert!(

@@ -1,92 +1,22 @@
-//! The Linux backend of [`crate::sys`]: rustix's raw calls (openat, openat2, fstatat,
-//! getdents64) on directory fds, and libc where rustix has nothing.
+//! The Linux backend of [`crate::sys`]: what only Linux has (openat2's RESOLVE_NO_XDEV,
+//! getdents64 into a buffer of our own and its ext4 positions, capabilities, CPU affinity,
+//! mallopt, MADV_POPULATE_WRITE), through rustix's raw calls and libc where rustix has
+//! nothing. The calls every Unix has are in `super::posix`.
 
 use std::ffi::CStr;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fs::{AtFlags, Mode, OFlags, ResolveFlags, CWD};
+use rustix::fs::{Mode, ResolveFlags};
 
-use super::{Errno, Meta, Times};
+use super::posix::{dir_flags, retry_when_out_of_fds};
+use super::Errno;
 
-mod extents;
 mod listing;
 mod process;
 
-pub use extents::{btrfs_extents, btrfs_fsid, fiemap};
-
 pub use listing::{read_entries, read_entries_until, read_span, HASH_END};
-pub use process::{
-    address_space_limited, blocks_read, one_malloc_arena, parent_fd_budget, prefault, usable_cpus,
-    CpuHome,
-};
-
-fn at_flags(follow: bool) -> AtFlags {
-    if follow {
-        AtFlags::empty()
-    } else {
-        AtFlags::SYMLINK_NOFOLLOW
-    }
-}
-
-fn dir_flags(follow: bool) -> OFlags {
-    let f = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    if follow {
-        f
-    } else {
-        f | OFlags::NOFOLLOW
-    }
-}
-
-/// `fstatat(dir, name)`.
-pub fn stat_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<Meta, Errno> {
-    rustix::fs::statat(dir, name, at_flags(follow)).map(|st| Meta::from_stat(&st))
-}
-
-/// Stat of a path as typed (relative to the working directory).
-pub fn stat_path(path: &[u8], follow: bool) -> Result<Meta, Errno> {
-    rustix::fs::statat(CWD, path, at_flags(follow)).map(|st| Meta::from_stat(&st))
-}
-
-/// [`stat_at`] with the access and change times.
-pub fn stat_at_times(
-    dir: BorrowedFd<'_>,
-    name: &CStr,
-    follow: bool,
-) -> Result<(Meta, Times), Errno> {
-    rustix::fs::statat(dir, name, at_flags(follow))
-        .map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
-}
-
-/// [`stat_path`] with the access and change times.
-pub fn stat_path_times(path: &[u8], follow: bool) -> Result<(Meta, Times), Errno> {
-    rustix::fs::statat(CWD, path, at_flags(follow))
-        .map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
-}
-
-/// [`fstat`] with the access and change times.
-pub fn fstat_times(fd: BorrowedFd<'_>) -> Result<(Meta, Times), Errno> {
-    rustix::fs::fstat(fd).map(|st| (Meta::from_stat(&st), Times::from_stat(&st)))
-}
-
-pub fn fstat(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {
-    rustix::fs::fstat(fd).map(|st| Meta::from_stat(&st))
-}
-
-/// Whether names in the open directory `dir` can be looked up (search permission). `perm`
-/// are its permission bits if known: with every x bit set the answer is yes without a
-/// syscall, so only unusual directories (0700, 0644…) pay one `faccessat`.
-pub fn may_search(dir: BorrowedFd<'_>, perm: Option<u32>) -> bool {
-    if perm.is_some_and(|p| p & 0o111 == 0o111) {
-        return true;
-    }
-    rustix::fs::accessat(dir, c".", rustix::fs::Access::EXEC_OK, AtFlags::EACCESS).is_ok()
-}
-
-/// Opens a directory below `dir` for reading, never following a symlink unless asked.
-pub fn open_dir_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<OwnedFd, Errno> {
-    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, dir_flags(follow), Mode::empty()))
-}
+pub use process::{one_malloc_arena, prefault, usable_cpus, CpuHome};
 
 /// The kernel refused openat2 (before Linux 5.6, or a seccomp filter that does not know it):
 /// every directory is opened with openat and stat'ed instead.
@@ -132,93 +62,12 @@ pub fn searches_everywhere() -> bool {
     })
 }
 
-/// Another thread may be about to close an fd: wait a little rather than lose a directory.
-fn retry_when_out_of_fds<T>(mut f: impl FnMut() -> Result<T, Errno>) -> Result<T, Errno> {
-    let mut tries = 0;
-    loop {
-        match f() {
-            Err(Errno::MFILE | Errno::NFILE) if tries < 200 => {
-                tries += 1;
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            r => return r,
-        }
-    }
-}
-
-/// Opens a directory by a path of any length: a path longer than the kernel takes at once is
-/// opened piece by piece, each piece relative to the directory the previous one opened.
-pub fn open_dir_long_path(path: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
-    const PIECE: usize = 3072;
-    if path.len() < PIECE {
-        return retry_when_out_of_fds(|| open_dir_path(path, follow));
-    }
-    let mut fd: Option<OwnedFd> = None;
-    let mut rest = path;
-    while !rest.is_empty() {
-        let mut cut = rest.len().min(PIECE);
-        if cut < rest.len() {
-            // cut after a '/', so every piece is whole names
-            cut = match rest[..cut].iter().rposition(|&b| b == b'/') {
-                Some(i) if i > 0 => i + 1,
-                _ => return Err(Errno::NAMETOOLONG),
-            };
-        }
-        let piece = std::ffi::CString::new(&rest[..cut]).map_err(|_| Errno::INVAL)?;
-        let next = match &fd {
-            None => retry_when_out_of_fds(|| {
-                rustix::fs::openat(CWD, piece.as_c_str(), dir_flags(follow), Mode::empty())
-            })?,
-            Some(dir) => open_dir_at(dir.as_fd(), piece.as_c_str(), follow)?,
-        };
-        fd = Some(next);
-        rest = &rest[cut..];
-    }
-    fd.ok_or(Errno::NOENT)
-}
-
-/// Opens a root directory by the path as typed.
-pub fn open_dir_path(path: &[u8], follow: bool) -> Result<OwnedFd, Errno> {
-    rustix::fs::openat(CWD, path, dir_flags(follow), Mode::empty())
-}
-
 /// Whether a directory is on ext4 (or ext2/3, the same driver), whose listing can end without
 /// the empty read that otherwise tells the end (see [`read_entries_until`]).
 pub fn marks_listing_end(dir: BorrowedFd<'_>) -> bool {
     const EXT4_SUPER_MAGIC: u64 = 0xEF53;
     #[allow(clippy::unnecessary_cast)]
     rustix::fs::fstatfs(dir).is_ok_and(|s| s.f_type as u64 == EXT4_SUPER_MAGIC)
-}
-
-/// Whether the open file or directory is on btrfs.
-pub fn is_btrfs(fd: BorrowedFd<'_>) -> bool {
-    const BTRFS_SUPER_MAGIC: u64 = 0x9123_683E;
-    #[allow(clippy::unnecessary_cast)]
-    rustix::fs::fstatfs(fd).is_ok_and(|s| s.f_type as u64 == BTRFS_SUPER_MAGIC)
-}
-
-/// Opens a file by its path (relative to the working directory) for reading its extents:
-/// never following a symlink, never blocking on a FIFO or a device.
-pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(CWD, path, flags, Mode::empty()))
-}
-
-/// Whether the filesystem of `dir` can neither share a block between files nor compress
-/// one (ext2/3/4, tmpfs): there a file's `st_blocks` are what it holds, and its extents need
-/// no reading.
-pub fn never_shares_blocks(dir: BorrowedFd<'_>) -> bool {
-    const EXT4_SUPER_MAGIC: u64 = 0xEF53;
-    const TMPFS_MAGIC: u64 = 0x0102_1994;
-    #[allow(clippy::unnecessary_cast)]
-    rustix::fs::fstatfs(dir)
-        .is_ok_and(|s| matches!(s.f_type as u64, EXT4_SUPER_MAGIC | TMPFS_MAGIC))
-}
-
-/// [`open_file_path`] for a file of an open directory.
-pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, Mode::empty()))
 }
 
 /// Whether a directory's listing is ordered by hash (ext4's `FS_INDEX_FL`, `lsattr`'s `I`):

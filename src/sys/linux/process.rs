@@ -1,35 +1,7 @@
 //! What a walk asks of the process and its threads: CPUs and affinity, limits, blocks read,
 //! malloc's arenas, pages faulted in ahead.
 
-use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Blocks (512 bytes) this process has read from a device so far: how a walk tells metadata
-/// read from disk from metadata in the page cache without trusting timing (a loaded machine
-/// makes cached reads slow; a disk read is counted even when it is quick). 0 where the
-/// kernel keeps no I/O accounting, and on filesystems with no block device (NFS, FUSE).
-#[allow(unsafe_code)] // rustix has no getrusage; the libc call is the whole of it
-pub fn blocks_read() -> u64 {
-    let mut usage = MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a whole `struct rusage` into the pointer it is given.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
-        return 0;
-    }
-    // SAFETY: zero-initialised and, on success, filled by the kernel.
-    let usage = unsafe { usage.assume_init() };
-    usage.ru_inblock.max(0) as u64
-}
-
-/// Whether `ulimit -v` (RLIMIT_AS) bounds the process's address space. The walk then takes
-/// no room ahead for its arrays: reserved but untouched, it costs no memory, but it counts
-/// against that limit, and a reservation that fits leaves too little for what is really
-/// allocated later (`hogs -d 0` on 21k entries under `ulimit -v 61440` died of an
-/// allocation failure).
-pub fn address_space_limited() -> bool {
-    rustix::process::getrlimit(rustix::process::Resource::As)
-        .current
-        .is_some()
-}
 
 /// Under `ulimit -v`, one malloc arena for all threads. glibc gives each new thread an arena
 /// of 64 MiB of address space: under a limit that fits one, the rest of the walk was left
@@ -46,16 +18,6 @@ pub fn one_malloc_arena() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn one_malloc_arena() {}
-
-/// How many parent directories the walk may hold open: half of what `ulimit -n` leaves after
-/// a small reserve, so the worker threads (a directory being read each, and a parent reopened
-/// by path) and the process's own files always have room.
-pub fn parent_fd_budget() -> usize {
-    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
-        .current
-        .unwrap_or(u64::MAX);
-    (soft.saturating_sub(16) / 2).min(1 << 20) as usize
-}
 
 /// The CPU this thread runs on. glibc's, not rustix's: rustix finds the vDSO through the
 /// auxiliary vector and checks its ELF header, which valgrind leaves unmapped (rustix issue
