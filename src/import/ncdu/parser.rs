@@ -1,0 +1,392 @@
+//! The reader of an ncdu export: tokens from the lexer into the sink, entry by entry.
+
+use super::*;
+
+/// An open directory: its sequence number, device and merge position.
+type Open = (u32, u64, Option<usize>);
+
+pub(super) struct Parser<'s, R> {
+    lx: Lexer<R>,
+    key: Vec<u8>,
+    name: Vec<u8>,
+    scratch: Vec<u8>,
+    sink: &'s mut Sink,
+    mount: Option<Mount<'s>>,
+}
+
+impl<'s, R: std::io::BufRead> Parser<'s, R> {
+    pub(super) fn new(r: R, sink: &'s mut Sink, mount: Option<Mount<'s>>) -> Self {
+        Parser {
+            lx: Lexer::new(r),
+            key: Vec::new(),
+            name: Vec::new(),
+            scratch: Vec::new(),
+            sink,
+            mount,
+        }
+    }
+
+    /// The version and metadata, up to the root entry.
+    pub(super) fn header(&mut self) -> Result<Metadata, ImportError> {
+        check_magic(self.lx.head()?)?;
+        let mut meta = Metadata::default();
+        self.lx
+            .expect(b'[', "'[' (an ncdu export starts with [1,)")?;
+        meta.major = self.version("the major version")?;
+        if meta.major != 1 {
+            return Err(self.lx.error(format!(
+                "unsupported format version {} (only version 1 exists)",
+                meta.major
+            )));
+        }
+        self.lx.expect(b',', "','")?;
+        meta.minor = self.version("the minor version")?;
+        self.lx.expect(b',', "','")?;
+        self.metadata(&mut meta)?;
+        self.lx.expect(b',', "','")?;
+        self.lx.skip_ws()?;
+        if self.lx.peek()? != Some(b'[') {
+            let found = self.lx.peek()?;
+            return Err(self
+                .lx
+                .unexpected(found, "'[' (the top-level entry must be a directory)"));
+        }
+        Ok(meta)
+    }
+
+    /// The root's name (the path it was scanned at), read from the start of an export.
+    pub(super) fn root_name(mut self) -> Result<Vec<u8>, ImportError> {
+        self.header()?;
+        self.lx.expect(b'[', "'['")?;
+        self.lx.skip_ws()?;
+        let start = self.lx.pos();
+        let (info, name_pos) = self.info(true)?;
+        if !info.has_name {
+            return Err(self
+                .lx
+                .error_at(start, "entry without a \"name\" (every entry needs one)"));
+        }
+        if self.name.is_empty() || self.name.contains(&0) {
+            return Err(self.lx.error_at(name_pos, "the root needs a name (a path)"));
+        }
+        Ok(std::mem::take(&mut self.name))
+    }
+
+    pub(super) fn parse(mut self) -> Result<Metadata, ImportError> {
+        let meta = self.header()?;
+        self.entries()?;
+        self.lx.expect(b']', "']' (the end of the export)")?;
+        self.lx.skip_ws()?;
+        if let Some(b) = self.lx.peek()? {
+            return Err(self.lx.unexpected(Some(b), "the end of the input"));
+        }
+        Ok(meta)
+    }
+
+    fn version(&mut self, what: &str) -> Result<u64, ImportError> {
+        self.lx.skip_ws()?;
+        match self.lx.number()? {
+            Number::Unsigned(v) => Ok(v),
+            Number::Other => Err(self.lx.error(format!("{what} must be a whole number"))),
+        }
+    }
+
+    fn metadata(&mut self, meta: &mut Metadata) -> Result<(), ImportError> {
+        self.lx.skip_ws()?;
+        if self.lx.peek()? != Some(b'{') {
+            return self.lx.skip_value(); // ncdu ignores it; so do we
+        }
+        self.lx.expect(b'{', "'{'")?;
+        self.lx.skip_ws()?;
+        if self.lx.peek()? == Some(b'}') {
+            return self.lx.expect(b'}', "'}'");
+        }
+        loop {
+            let known = self.lx.string(&mut self.key, KEY_MAX)?;
+            self.lx.expect(b':', "':'")?;
+            self.lx.skip_ws()?;
+            let is_string = self.lx.peek()? == Some(b'"');
+            match (known, self.key.as_slice(), is_string) {
+                (true, b"progname" | b"progver", true) => {
+                    self.lx.string(&mut self.scratch, 256)?;
+                    let text = String::from_utf8_lossy(&self.scratch).into_owned();
+                    if self.key == b"progname" {
+                        meta.progname = Some(text);
+                    } else {
+                        meta.progver = Some(text);
+                    }
+                }
+                (true, b"timestamp", false) => match self.lx.number()? {
+                    Number::Unsigned(t) => meta.timestamp = Some(t),
+                    Number::Other => {}
+                },
+                _ => self.lx.skip_value()?,
+            }
+            if self.lx.one_of(b",}", "',' or '}'")? == b'}' {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The root directory and everything in it. Open directories are a stack of (sequence
+    /// number, device, merge position).
+    fn entries(&mut self) -> Result<(), ImportError> {
+        let mut open: Vec<Open> = Vec::new();
+        self.lx.expect(b'[', "'['")?;
+        match self.entry(None, true)? {
+            Some(root) => open.push(root),
+            None => return Err(self.lx.error("the root could not be added")),
+        }
+        while let Some(&(parent, dev, at)) = open.last() {
+            if self.lx.one_of(b",]", "',' or ']'")? == b']' {
+                open.pop();
+                if let (Some(at), Some(m)) = (at, self.mount.as_mut()) {
+                    m.graft.closing(self.sink, at)?;
+                }
+                self.sink.out.close();
+                continue;
+            }
+            self.lx.skip_ws()?;
+            let is_dir = match self.lx.peek()? {
+                Some(b'[') => true,
+                Some(b'{') => false,
+                found => {
+                    return Err(self
+                        .lx
+                        .unexpected(found, "'[' (a directory) or '{' (a file)"))
+                }
+            };
+            if is_dir {
+                self.lx.expect(b'[', "'['")?;
+            }
+            // None for a directory: left out of a merge (read_error keeps a directory)
+            if let Some(opened) = self.entry(Some((parent, dev, at)), is_dir)? {
+                open.push(opened);
+            }
+        }
+        Ok(())
+    }
+
+    /// The rest of a directory left out, up to its closing ']'.
+    fn skip_rest_of_dir(&mut self) -> Result<(), ImportError> {
+        while self.lx.one_of(b",]", "',' or ']'")? == b',' {
+            self.lx.skip_value()?;
+        }
+        Ok(())
+    }
+
+    /// Reads one info object and records the entry; returns its (sequence number, device) if
+    /// it is a directory (now open), or None when it is not (or only an error: a file that
+    /// could not be stat'ed).
+    fn entry(&mut self, parent: Option<Open>, is_dir: bool) -> Result<Option<Open>, ImportError> {
+        self.lx.skip_ws()?;
+        let start = self.lx.pos();
+        let (info, name_pos) = self.info(parent.is_none())?;
+        if !info.has_name {
+            return Err(self
+                .lx
+                .error_at(start, "entry without a \"name\" (every entry needs one)"));
+        }
+        if parent.is_some() {
+            self.check_name(name_pos)?;
+        } else if self.name.is_empty() || self.name.contains(&0) {
+            return Err(self.lx.error_at(name_pos, "the root needs a name (a path)"));
+        }
+        let (parent_index, parent_dev, parent_at) = parent.unwrap_or((0, 0, None));
+        let mut at = None;
+        if let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) {
+            match m
+                .graft
+                .meet(at_parent, &self.name, is_dir, info.excluded.is_some())?
+            {
+                Meet::Plain => {}
+                Meet::Descend(here) => at = Some(here),
+                Meet::Skip => {
+                    if is_dir {
+                        self.skip_rest_of_dir()?;
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        if parent.is_none() {
+            at = self.mount.as_ref().map(|m| m.at);
+        }
+        let dev = info.dev.unwrap_or(parent_dev);
+        if info.read_error && !is_dir {
+            let name = self.name.clone().into_boxed_slice();
+            self.sink.failed.push((parent_index, name));
+            return Ok(None);
+        }
+        if self.sink.count >= u32::MAX - 2 {
+            return Err(self
+                .lx
+                .error_at(start, "too many entries (more than 4 billion)"));
+        }
+        self.sink.count += 1;
+
+        let kind = match (is_dir, info.mode) {
+            (true, _) => EntryKind::Dir,
+            (false, Some(mode)) => match mode & 0o170000 {
+                0o040000 => EntryKind::Dir,
+                0o100000 => EntryKind::File,
+                0o120000 => EntryKind::Symlink,
+                _ => EntryKind::Other,
+            },
+            (false, None) if info.notreg => EntryKind::Other,
+            (false, None) => EntryKind::File,
+        };
+        let mut f = 0;
+        if info.unscanned && is_dir {
+            f |= flags::UNSCANNED;
+        }
+        let unreadable = info.read_error;
+        if unreadable {
+            f |= flags::UNREADABLE;
+        }
+        match info.excluded {
+            Some(true) => f |= flags::OTHER_FS,
+            Some(false) => f |= flags::FILTERED,
+            None => {}
+        }
+        let mut links = None;
+        if info.hlnkc && !is_dir {
+            f |= flags::HARDLINK;
+            if let Some(ino) = info.ino {
+                if !self.sink.links_seen.insert((dev, ino)) {
+                    f |= flags::DUPLICATE;
+                }
+            }
+            if let (Some(n), true) = (info.nlink, self.sink.keep.identity) {
+                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            }
+        }
+        let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
+        let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
+        if info.unscanned && is_dir {
+            node.entries = 0; // not an entry of any scan
+        }
+        let extra = match (info.uid, info.gid, info.mode) {
+            (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
+                uid: uid as u32,
+                gid: gid as u32,
+                mode: mode as u32,
+                ..StatExtra::default()
+            }),
+            _ => None,
+        };
+        let key = (dev, info.ino.unwrap_or(0));
+        let mount_name = self.mount.as_ref().and_then(|m| m.name);
+        let seq = match (parent, is_dir, mount_name) {
+            (None, _, None) => {
+                self.sink.out.root(self.name.clone(), node, key, extra);
+                0
+            }
+            (None, _, Some(name)) => self.sink.out.open_dir(node, name, key, extra),
+            (Some(_), true, _) => self.sink.out.open_dir(node, &self.name, key, extra),
+            (Some(_), false, _) => {
+                self.sink.out.add(node, &self.name, key, extra, links);
+                return Ok(None);
+            }
+        };
+        if unreadable {
+            self.sink.unreadable.push(seq);
+        }
+        Ok(Some((seq, dev, at)))
+    }
+
+    /// A name below the root must be one a directory can hold.
+    fn check_name(&self, pos: Pos) -> Result<(), ImportError> {
+        let n = &self.name;
+        let why = if n.is_empty() {
+            "an empty name"
+        } else if n.len() > NAME_MAX {
+            "a name longer than 255 bytes"
+        } else if n.contains(&b'/') {
+            "a name with '/' in it"
+        } else if n.contains(&0) {
+            "a name with a NUL byte in it"
+        } else if n == b"." || n == b".." {
+            "the name '.' or '..'"
+        } else {
+            return Ok(());
+        };
+        Err(self.lx.error_at(pos, format!("{why} below the root")))
+    }
+
+    /// An info object: `{"name": …, …}`. Returns it and where its name starts.
+    fn info(&mut self, is_root: bool) -> Result<(Info, Pos), ImportError> {
+        let mut info = Info::default();
+        let mut name_pos = self.lx.pos();
+        self.lx.expect(b'{', "'{' (an entry's info object)")?;
+        self.lx.skip_ws()?;
+        if self.lx.peek()? == Some(b'}') {
+            self.lx.expect(b'}', "'}'")?;
+            return Ok((info, name_pos));
+        }
+        loop {
+            let known = self.lx.string(&mut self.key, KEY_MAX)?;
+            self.lx.expect(b':', "':'")?;
+            self.lx.skip_ws()?;
+            let key: &[u8] = if known { &self.key } else { b"" };
+            match key {
+                b"name" => {
+                    name_pos = self.lx.pos();
+                    let max = if is_root { ROOT_NAME_MAX } else { NAME_MAX + 1 };
+                    if !self.lx.string(&mut self.name, max)? {
+                        return Err(self.lx.error_at(name_pos, "name too long"));
+                    }
+                    info.has_name = true;
+                }
+                b"asize" => info.asize = self.unsigned("asize")?,
+                b"dsize" => info.dsize = self.unsigned("dsize")?,
+                b"dev" => info.dev = Some(self.unsigned("dev")?),
+                b"ino" => info.ino = Some(self.unsigned("ino")?),
+                b"nlink" => info.nlink = Some(self.unsigned("nlink")?),
+                b"mtime" => info.mtime = self.unsigned("mtime")?,
+                b"uid" => info.uid = Some(self.unsigned("uid")?),
+                b"gid" => info.gid = Some(self.unsigned("gid")?),
+                b"mode" => info.mode = Some(self.unsigned("mode")?),
+                b"hlnkc" => info.hlnkc = self.boolean("hlnkc")?,
+                b"read_error" => info.read_error = self.boolean("read_error")?,
+                b"notreg" => info.notreg = self.boolean("notreg")?,
+                b"unscanned" => info.unscanned = self.boolean("unscanned")?,
+                b"excluded" => {
+                    self.lx.string(&mut self.scratch, KEY_MAX)?;
+                    let other_fs = matches!(
+                        self.scratch.as_slice(),
+                        b"othfs" | b"otherfs" | b"kernfs" | b"frmlnk"
+                    );
+                    info.excluded = Some(other_fs);
+                }
+                _ => self.lx.skip_value()?,
+            }
+            if self.lx.one_of(b",}", "',' or '}'")? == b'}' {
+                return Ok((info, name_pos));
+            }
+        }
+    }
+
+    fn unsigned(&mut self, key: &str) -> Result<u64, ImportError> {
+        let pos = self.lx.pos();
+        let ok = matches!(self.lx.peek()?, Some(b'-' | b'0'..=b'9'));
+        match ok.then(|| self.lx.number()).transpose()? {
+            Some(Number::Unsigned(v)) => Ok(v),
+            _ => Err(self.lx.error_at(
+                pos,
+                format!("\"{key}\" must be a whole number from 0 to 2^64-1"),
+            )),
+        }
+    }
+
+    fn boolean(&mut self, key: &str) -> Result<bool, ImportError> {
+        let pos = self.lx.pos();
+        let ok = matches!(self.lx.peek()?, Some(b't' | b'f'));
+        match ok.then(|| self.lx.literal()).transpose()? {
+            Some(Some(b)) => Ok(b),
+            _ => Err(self
+                .lx
+                .error_at(pos, format!("\"{key}\" must be true or false"))),
+        }
+    }
+}
