@@ -35,6 +35,8 @@ pub use rustix::io::Errno;
 
 #[cfg(target_os = "linux")]
 mod extents_linux;
+#[cfg(not(target_os = "linux"))]
+mod extents_none;
 mod posix;
 
 #[cfg(all(target_os = "linux", not(feature = "portable-walk")))]
@@ -85,6 +87,10 @@ pub fn major(dev: u64) -> u32 {
 // backend.
 #[cfg(target_os = "linux")]
 pub use extents_linux::{
+    btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
+};
+#[cfg(not(target_os = "linux"))]
+pub use extents_none::{
     btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
 };
 
