@@ -10,11 +10,6 @@
 
 use std::os::fd::{AsRawFd, BorrowedFd};
 
-use std::os::fd::OwnedFd;
-
-use rustix::fs::{Mode, OFlags, CWD};
-
-use super::posix::retry_when_out_of_fds;
 use super::Errno;
 use crate::sys::{BtrfsExtent, Extent};
 
@@ -246,13 +241,6 @@ pub fn is_btrfs(fd: BorrowedFd<'_>) -> bool {
     rustix::fs::fstatfs(fd).is_ok_and(|s| s.f_type as u64 == BTRFS_SUPER_MAGIC)
 }
 
-/// Opens a file by its path (relative to the working directory) for reading its extents:
-/// never following a symlink, never blocking on a FIFO or a device.
-pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(CWD, path, flags, Mode::empty()))
-}
-
 /// Whether the filesystem of `dir` can neither share a block between files nor compress
 /// one (ext2/3/4, tmpfs): there a file's `st_blocks` are what it holds, and its extents need
 /// no reading.
@@ -262,12 +250,6 @@ pub fn never_shares_blocks(dir: BorrowedFd<'_>) -> bool {
     #[allow(clippy::unnecessary_cast)]
     rustix::fs::fstatfs(dir)
         .is_ok_and(|s| matches!(s.f_type as u64, EXT4_SUPER_MAGIC | TMPFS_MAGIC))
-}
-
-/// [`open_file_path`] for a file of an open directory.
-pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, Mode::empty()))
 }
 
 #[cfg(test)]

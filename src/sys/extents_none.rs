@@ -2,11 +2,8 @@
 //! opened as on Linux, and asking for their extents says the call is not supported, so each
 //! file keeps its `st_blocks` (what du counts) — a clone or a compressed file counts whole.
 
-use std::os::fd::{BorrowedFd, OwnedFd};
+use std::os::fd::BorrowedFd;
 
-use rustix::fs::{Mode, OFlags, CWD};
-
-use super::posix::retry_when_out_of_fds;
 use super::{BtrfsExtent, Errno, Extent};
 
 pub fn fiemap(_fd: BorrowedFd<'_>, _out: &mut Vec<Extent>) -> Result<(), Errno> {
@@ -33,17 +30,4 @@ pub fn is_btrfs(_fd: BorrowedFd<'_>) -> bool {
 /// No extent can be read, so none is looked for: every file counts its `st_blocks`.
 pub fn never_shares_blocks(_dir: BorrowedFd<'_>) -> bool {
     true
-}
-
-/// Opens a file by its path for reading its extents: never following a symlink, never
-/// blocking on a FIFO or a device.
-pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(CWD, path, flags, Mode::empty()))
-}
-
-/// [`open_file_path`] for a file of an open directory.
-pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, Mode::empty()))
 }

@@ -64,7 +64,9 @@ pub use backend::{
 // The process: limits and blocks read (POSIX); capabilities, CPUs and affinity, memory
 // (what the backend says).
 pub use backend::{one_malloc_arena, prefault, searches_everywhere, usable_cpus, CpuHome};
-pub use posix::{address_space_limited, blocks_read, parent_fd_budget};
+pub use posix::{
+    address_space_limited, blocks_read, open_file_at, open_file_path, parent_fd_budget,
+};
 
 /// Whether one directory may be reached by two paths in one walk without a symlink: on macOS
 /// a firmlink (`/Users`, `/Applications`, `/private`… on the read-only system volume) is the
@@ -86,13 +88,9 @@ pub fn major(dev: u64) -> u32 {
 // Files: where their bytes are on disk (`--extents`): Linux's ioctls, with either walker
 // backend.
 #[cfg(target_os = "linux")]
-pub use extents_linux::{
-    btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
-};
+pub use extents_linux::{btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks};
 #[cfg(not(target_os = "linux"))]
-pub use extents_none::{
-    btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks, open_file_at, open_file_path,
-};
+pub use extents_none::{btrfs_extents, btrfs_fsid, fiemap, is_btrfs, never_shares_blocks};
 
 /// What an entry is, from `d_type` or `st_mode` (the tree stores it as two bits).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

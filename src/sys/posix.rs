@@ -170,3 +170,24 @@ pub fn parent_fd_budget() -> usize {
         .unwrap_or(u64::MAX);
     (soft.saturating_sub(16) / 2).min(1 << 20) as usize
 }
+
+/// Opens a file by its path (relative to the working directory) for reading its extents:
+/// never following a symlink, never blocking on a FIFO or a device.
+pub fn open_file_path(path: &[u8]) -> Result<OwnedFd, Errno> {
+    let flags = rustix::fs::OFlags::RDONLY
+        | rustix::fs::OFlags::NOFOLLOW
+        | rustix::fs::OFlags::CLOEXEC
+        | rustix::fs::OFlags::NONBLOCK;
+    retry_when_out_of_fds(|| {
+        rustix::fs::openat(rustix::fs::CWD, path, flags, rustix::fs::Mode::empty())
+    })
+}
+
+/// [`open_file_path`] for a file of an open directory.
+pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> {
+    let flags = rustix::fs::OFlags::RDONLY
+        | rustix::fs::OFlags::NOFOLLOW
+        | rustix::fs::OFlags::CLOEXEC
+        | rustix::fs::OFlags::NONBLOCK;
+    retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, rustix::fs::Mode::empty()))
+}
