@@ -90,6 +90,16 @@ impl Drop for Tmux {
     }
 }
 
+/// The shell line a tmux test runs: `hogs i ARGS` in the test's root, its exit status kept
+/// in `status.txt`.
+fn view_script(env: &TestEnv, args: &str) -> String {
+    format!(
+        "cd '{}' && '{}' i {args}; echo $? > status.txt",
+        env.root().display(),
+        hogs_bin().display()
+    )
+}
+
 fn wait_for_file(p: &Path) -> String {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(20) {
@@ -115,11 +125,7 @@ fn in_a_real_terminal_marked_files_are_deleted_after_confirming_and_trash_works(
         .file("t/old/a", 50 * 1024)
         .file("t/keep", 8 * 1024);
     env.mkdir("xdg");
-    let script = format!(
-        "cd '{}' && '{}' i --print-marked t > marked.txt; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "--print-marked t > marked.txt");
     let tmux = Tmux::start(
         env.path("tmux.sock"),
         &[("XDG_DATA_HOME", &env.path("xdg"))],
@@ -219,11 +225,7 @@ fn two_exports_are_compared_in_a_real_terminal() {
     env.bash("rm t/gone");
     env.file("t/fresh", 20 * 1024);
     env.stdout_ok(["-O", "new.json", "t"]);
-    let script = format!(
-        "cd '{}' && '{}' i --diff old.json new.json; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "--diff old.json new.json");
     let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
     let screen = tmux.wait_for("gone (removed)");
     assert!(screen.contains("imported"), "{screen}");
@@ -290,11 +292,7 @@ fn a_failed_trash_says_why_in_words_one_line_per_entry() {
     env.file("t/a", 8 * 1024).file("t/b", 16 * 1024);
     // the home trash would go below a file: it cannot be made
     env.file("x", 0);
-    let script = format!(
-        "cd '{}' && '{}' i t; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "t");
     let tmux = Tmux::start(
         env.path("tmux.sock"),
         &[("XDG_DATA_HOME", &env.path("x"))],
@@ -382,11 +380,7 @@ fn trashing_one_name_of_a_hard_linked_file_keeps_its_bytes_in_the_other() {
     let env = TestEnv::new();
     env.file("hl/A/f", 100 * 1024).mkdir("hl/B").mkdir("xdg");
     env.hardlink("hl/A/f", "hl/B/g");
-    let script = format!(
-        "cd '{}' && '{}' i hl; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "hl");
     let tmux = Tmux::start(
         env.path("tmux.sock"),
         &[("XDG_DATA_HOME", &env.path("xdg"))],
@@ -478,11 +472,7 @@ fn trashing_into_a_trash_inside_the_scan_keeps_the_bytes_in_the_totals() {
         .file("home/small", 8 * 1024)
         .mkdir("home/data");
     let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
-    let script = format!(
-        "cd '{}' && '{}' i home; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "home");
     let tmux = Tmux::start(
         env.path("tmux.sock"),
         &[("XDG_DATA_HOME", &env.path("home/data"))],
@@ -529,11 +519,7 @@ fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() 
     };
     env.file("mnt/big", 200 * 1024).file("mnt/small", 8 * 1024);
     let fmt = |v| hogs::units::format_size(v, SizeMode::Disk, UnitStyle::HumanIec);
-    let script = format!(
-        "cd '{}' && '{}' i mnt; echo $? > status.txt",
-        env.root().display(),
-        hogs_bin().display()
-    );
+    let script = view_script(&env, "mnt");
     // the home trash is elsewhere (another filesystem): the mount's own trash is used
     let tmux = Tmux::start(
         env.path("tmux.sock"),
