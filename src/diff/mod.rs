@@ -140,7 +140,7 @@ impl Matching {
         m.pair(new_root, old_root, old, new);
         while let Some((n_dir, o_dir)) = stack.pop() {
             dirs.push(n_dir);
-            if unread(new.node(n_dir)) {
+            if unread(&new.node(n_dir)) {
                 continue; // its contents now are unknown, not gone
             }
             let n_kids = new.node(n_dir).children();
@@ -152,7 +152,7 @@ impl Matching {
             while i < common {
                 let (n, o) = (n_kids.start + i, o_kids.start + i);
                 let (nn, on) = (new.node(n), old.node(o));
-                if !live(nn) || !live(on) || !same_kind(nn, on) || new.name(n) != old.name(o) {
+                if !live(&nn) || !live(&on) || !same_kind(&nn, &on) || new.name(n) != old.name(o) {
                     break;
                 }
                 m.pair(n, o, old, new);
@@ -165,17 +165,17 @@ impl Matching {
             if i < n_kids.len() as NodeId {
                 old_names.clear();
                 for o in o_kids.start + i..o_kids.end {
-                    if live(old.node(o)) {
+                    if live(&old.node(o)) {
                         old_names.entry(old.name(o)).or_insert(o);
                     }
                 }
                 for n in n_kids.start + i..n_kids.end {
                     let nn = new.node(n);
-                    if !live(nn) {
+                    if !live(&nn) {
                         continue;
                     }
                     match old_names.get(new.name(n)) {
-                        Some(&o) if same_kind(nn, old.node(o)) => {
+                        Some(&o) if same_kind(&nn, &old.node(o)) => {
                             old_names.remove(new.name(n));
                             m.pair(n, o, old, new);
                             if nn.is_dir() {
@@ -189,7 +189,7 @@ impl Matching {
             if !unmatched {
                 // anything old left without a counterpart was removed
                 unmatched = (o_kids.start + i..o_kids.end)
-                    .any(|o| live(old.node(o)) && m.new_of[o as usize] == NONE);
+                    .any(|o| live(&old.node(o)) && m.new_of[o as usize] == NONE);
             }
             if unmatched {
                 m.changed.set(n_dir);
@@ -197,7 +197,7 @@ impl Matching {
         }
         for &d in dirs.iter().rev() {
             if d != new_root && m.changed.get(d) {
-                m.changed.set(new.node(d).parent);
+                m.changed.set(new.parent(d));
             }
         }
         m
@@ -210,7 +210,7 @@ impl Matching {
             self.changed.set(n);
             // a file's change shows in its directory; a directory carries its own up later
             if !new.node(n).is_dir() && n != self.new_root {
-                self.changed.set(new.node(n).parent);
+                self.changed.set(new.parent(n));
             }
         }
     }
@@ -249,7 +249,7 @@ impl<'a> Diff<'a> {
     }
 
     /// The entry in the old scan, if it was there.
-    pub fn old_node(&self, e: Entry) -> Option<&'a Node> {
+    pub fn old_node(&self, e: Entry) -> Option<Node> {
         match e {
             Entry::Old(o) => Some(self.old.node(o)),
             Entry::New(n) => match self.matching.old_of[n as usize] {
@@ -260,7 +260,7 @@ impl<'a> Diff<'a> {
     }
 
     /// The entry in the new scan, if it is there.
-    pub fn new_node(&self, e: Entry) -> Option<&'a Node> {
+    pub fn new_node(&self, e: Entry) -> Option<Node> {
         match e {
             Entry::New(n) => Some(self.new.node(n)),
             Entry::Old(_) => None,
@@ -310,9 +310,9 @@ impl<'a> Diff<'a> {
     pub fn parent(&self, e: Entry) -> Option<Entry> {
         match e {
             Entry::New(n) if n == self.matching.new_root => None,
-            Entry::New(n) => Some(Entry::New(self.new.node(n).parent)),
+            Entry::New(n) => Some(Entry::New(self.new.parent(n))),
             Entry::Old(o) => {
-                let p = self.old.node(o).parent;
+                let p = self.old.parent(o);
                 Some(match self.matching.new_of[p as usize] {
                     NONE => Entry::Old(p),
                     n => Entry::New(n),
@@ -336,16 +336,16 @@ impl<'a> Diff<'a> {
                     self.new
                         .node(n)
                         .children()
-                        .filter(|&c| live(self.new.node(c)))
+                        .filter(|&c| live(&self.new.node(c)))
                         .map(Entry::New),
                 );
                 let o = m.old_of[n as usize];
-                if o != NONE && !unread(self.new.node(n)) {
+                if o != NONE && !unread(&self.new.node(n)) {
                     out.extend(
                         self.old
                             .node(o)
                             .children()
-                            .filter(|&c| live(self.old.node(c)) && m.new_of[c as usize] == NONE)
+                            .filter(|&c| live(&self.old.node(c)) && m.new_of[c as usize] == NONE)
                             .map(Entry::Old),
                     );
                 }
@@ -354,7 +354,7 @@ impl<'a> Diff<'a> {
                 self.old
                     .node(o)
                     .children()
-                    .filter(|&c| live(self.old.node(c)))
+                    .filter(|&c| live(&self.old.node(c)))
                     .map(Entry::Old),
             ),
         }

@@ -240,11 +240,13 @@ fn deleted_and_filtered_entries_take_no_part() {
         ..Default::default()
     };
     let unfinished = |mut t: Tree| {
-        for n in t.nodes.iter_mut().skip(1) {
+        for id in 1..t.len() as crate::tree::NodeId {
             // back to own sizes, as before `finish`
+            let mut n = t.node(id);
             n.disk = if n.is_dir() { 10 } else { 5 };
             n.apparent = n.disk;
             n.entries = 1;
+            t.set_node(id, &n);
         }
         t.apply_filters(&filters);
         t.finish();

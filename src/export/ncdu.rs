@@ -126,7 +126,7 @@ fn write_info(
     }
     let identity = tree.identity_of(id);
     if let Some((dev, _)) = identity {
-        let parent_dev = tree.identity_of(node.parent).map(|(d, _)| d);
+        let parent_dev = tree.identity_of(tree.parent(id)).map(|(d, _)| d);
         if is_root || parent_dev != Some(dev) {
             write!(out, ",\"dev\":{dev}")?;
         }

@@ -256,7 +256,7 @@ fn children_stay_in_file_order_and_contiguous() {
     assert_eq!(names(by_path(&tree, "/r/a/a2")), ["x"]);
     assert_eq!(names(by_path(&tree, "/r/c")), ["c1"]);
     for id in 1..tree.len() as NodeId {
-        assert!(tree.node(id).parent < id || id == 1, "parents come first");
+        assert!(tree.parent(id) < id || id == 1, "parents come first");
     }
 }
 

@@ -124,7 +124,7 @@ impl BarsView<'_> {
             let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
             let parent = match r.depth {
                 0 => NodeId::MAX,
-                _ => tree.node(r.id).parent,
+                _ => tree.parent(r.id),
             };
             measured.push(Measured {
                 row: *r,

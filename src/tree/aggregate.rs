@@ -1,6 +1,6 @@
 //! Subtree totals in one reverse sweep (children always have larger ids than their parent).
 
-use super::{flags, Node, Tree, TOTAL};
+use super::{flags, Node, NodeId, Tree, TOTAL};
 
 /// What a run of siblings adds into their parent.
 struct Sums {
@@ -38,16 +38,17 @@ impl Tree {
     /// the scan would exceed what is on disk. Needs the identities (`keep_identity`); a
     /// no-op without them.
     pub fn mark_repeated_links(&mut self) {
-        if self.identity.len() < self.nodes.len() {
+        if self.identity.len() < self.len() {
             return;
         }
         let mut seen = rustc_hash::FxHashSet::default();
-        for (i, node) in self.nodes.iter_mut().enumerate() {
-            if node.has(flags::HARDLINK)
-                && !node.has(flags::DUPLICATE)
-                && !seen.insert(self.identity[i])
+        for id in 0..self.len() as NodeId {
+            let f = self.slot(id).flags();
+            if f & flags::HARDLINK != 0
+                && f & flags::DUPLICATE == 0
+                && !seen.insert(self.identity[id as usize])
             {
-                node.set_flag(flags::DUPLICATE);
+                self.slot_mut(id).set_flag(flags::DUPLICATE);
             }
         }
     }
@@ -56,59 +57,48 @@ impl Tree {
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
     /// filesystem) contribute nothing of their own. Call once, after [`Tree::apply_filters`].
     ///
-    /// One sweep from the last id to the first: a node's children (larger ids, contiguous)
-    /// are added into it before it is added into its parent. A skipped node's own sizes are
-    /// dropped before anything is added into it: when its last child (the first of them the
-    /// sweep meets) comes, or when the sweep reaches it if it has none. (A first sweep that
-    /// dropped them all was a pass more over every node.)
-    ///
-    /// Siblings are met one after the other, so their sums are kept in registers and added
-    /// into their parent once, when the sweep leaves them: added into the parent node by
-    /// node, each addition waited for the one before it through memory.
+    /// Skipped directories lose their own sizes first (a pass over the directories only);
+    /// then one sweep over the blocks of children from the last to the first: a block's
+    /// children (larger ids than their parent, and than any block before theirs) are summed
+    /// in registers and added into their parent once, before the parent's own block is met.
     pub fn finish(&mut self) {
         const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        let nodes = &mut self.nodes;
-        let total = &mut nodes[TOTAL as usize];
-        total.disk = 0;
-        total.apparent = 0;
-        total.entries = 0;
-        let mut sums = Sums::default();
-        let mut parent = None;
-        for id in (1..nodes.len()).rev() {
-            let p = nodes[id].parent as usize;
-            if parent != Some(p) {
-                if let Some(q) = parent {
-                    sums.add_into(&mut nodes[q]);
-                }
-                sums = Sums::default();
-                parent = Some(p);
-                let pn = &mut nodes[p];
-                if p != TOTAL as usize
-                    && pn.has(SKIPPED)
-                    && id as u64 + 1 == u64::from(pn.first_child) + u64::from(pn.child_count)
-                {
-                    pn.disk = 0;
-                    pn.apparent = 0;
-                    pn.entries = 0;
-                }
-            }
-            let n = &mut nodes[id];
-            let skipped = n.has(SKIPPED);
-            if skipped && n.child_count == 0 {
-                n.disk = 0;
-                n.apparent = 0;
-                n.entries = 0;
-            }
-            sums.disk = sums.disk.saturating_add(n.disk);
-            sums.apparent = sums.apparent.saturating_add(n.apparent);
-            sums.entries = sums.entries.saturating_add(n.entries);
-            if !skipped {
-                sums.mtime = sums.mtime.max(n.mtime);
+        for id in 0..self.len() as NodeId {
+            let s = self.slot(id);
+            if id == TOTAL || (s.flags() & SKIPPED != 0 && self.has_dir_info(id)) {
+                self.zero_own(id);
             }
         }
-        if let Some(q) = parent {
-            sums.add_into(&mut nodes[q]);
+        let mut end = self.len() as NodeId;
+        for k in (0..self.blocks.len()).rev() {
+            let (first, parent) = self.blocks[k];
+            let mut sums = Sums::default();
+            for id in (first..end).rev() {
+                let mut n = self.node(id);
+                let skipped = n.has(SKIPPED);
+                let counted = n.disk | n.apparent | u64::from(n.entries) != 0;
+                if skipped && counted && !self.has_dir_info(id) {
+                    (n.disk, n.apparent, n.entries) = (0, 0, 0);
+                    self.set_node(id, &n);
+                }
+                sums.disk = sums.disk.saturating_add(n.disk);
+                sums.apparent = sums.apparent.saturating_add(n.apparent);
+                sums.entries = sums.entries.saturating_add(n.entries);
+                if !skipped {
+                    sums.mtime = sums.mtime.max(n.mtime);
+                }
+            }
+            let mut p = self.node(parent);
+            sums.add_into(&mut p);
+            self.set_node(parent, &p);
+            end = first;
         }
+    }
+
+    fn zero_own(&mut self, id: NodeId) {
+        let mut n = self.node(id);
+        (n.disk, n.apparent, n.entries) = (0, 0, 0);
+        self.set_node(id, &n);
     }
 
     /// `-m`: makes each entry's chosen time its node's time, so that [`Tree::finish`]
@@ -117,13 +107,17 @@ impl Tree {
     /// directory's own). Call before `finish`.
     pub fn use_time(&mut self, field: crate::vocab::TimeField) {
         use crate::vocab::TimeField;
-        for (id, n) in self.nodes.iter_mut().enumerate().skip(1) {
-            let e = self.extra.get(id);
-            match field {
-                TimeField::Modified => {}
-                TimeField::Accessed => n.mtime = e.map_or(0, |e| e.atime),
-                TimeField::Changed => n.mtime = e.map_or(0, |e| e.ctime),
-            }
+        if field == TimeField::Modified {
+            return;
+        }
+        for id in 1..self.len() as NodeId {
+            let e = self.extra.get(id as usize);
+            let mut n = self.node(id);
+            n.mtime = match field {
+                TimeField::Accessed => e.map_or(0, |e| e.atime),
+                _ => e.map_or(0, |e| e.ctime),
+            };
+            self.set_node(id, &n);
         }
     }
 }
@@ -164,30 +158,31 @@ mod tests {
         assert_eq!(t.node(a + 1).disk, 4 + 7);
     }
 
-    /// The two sweeps `finish` was before it was one.
+    /// The two sweeps `finish` was before it was one, node by node through the parents.
     fn finish_in_two_sweeps(t: &mut Tree) {
-        for n in t.nodes.iter_mut().skip(1) {
-            if n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS) {
-                n.disk = 0;
-                n.apparent = 0;
-                n.entries = 0;
+        let skipped =
+            |n: &Node| n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS);
+        for id in 1..t.len() as NodeId {
+            let mut n = t.node(id);
+            if skipped(&n) {
+                (n.disk, n.apparent, n.entries) = (0, 0, 0);
+                t.set_node(id, &n);
             }
         }
-        let total = &mut t.nodes[TOTAL as usize];
-        total.disk = 0;
-        total.apparent = 0;
-        total.entries = 0;
-        for id in (1..t.nodes.len()).rev() {
-            let n = t.nodes[id].clone();
-            let counted =
-                !(n.has(flags::DUPLICATE) || n.has(flags::FILTERED) || n.has(flags::OTHER_FS));
-            let p = &mut t.nodes[n.parent as usize];
+        let mut total = t.node(TOTAL);
+        (total.disk, total.apparent, total.entries) = (0, 0, 0);
+        t.set_node(TOTAL, &total);
+        for id in (1..t.len() as NodeId).rev() {
+            let n = t.node(id);
+            let parent = t.parent(id);
+            let mut p = t.node(parent);
             p.disk = p.disk.saturating_add(n.disk);
             p.apparent = p.apparent.saturating_add(n.apparent);
             p.entries = p.entries.saturating_add(n.entries);
-            if counted {
+            if !skipped(&n) {
                 p.mtime = p.mtime.max(n.mtime);
             }
+            t.set_node(parent, &p);
         }
     }
 
@@ -228,15 +223,12 @@ mod tests {
             }
         }
         let mut want = b.into_tree();
-        assert!(
-            want.nodes.len() > 1000,
-            "a tree of {} nodes",
-            want.nodes.len()
-        );
+        assert!(want.len() > 1000, "a tree of {} nodes", want.len());
         let mut got = want.clone();
         finish_in_two_sweeps(&mut want);
         got.finish();
-        for (id, (g, w)) in got.nodes.iter().zip(&want.nodes).enumerate() {
+        for id in 0..got.len() as NodeId {
+            let (g, w) = (got.node(id), want.node(id));
             let g = (g.disk, g.apparent, g.entries, g.mtime);
             let w = (w.disk, w.apparent, w.entries, w.mtime);
             assert_eq!(g, w, "node {id}: (disk, apparent, entries, mtime)");

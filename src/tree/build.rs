@@ -4,7 +4,7 @@
 //! once per directory, never per entry. Which name owns a hard-linked inode is decided apart
 //! from this lock (`walk::dedup`).
 
-use super::{Node, NodeId, StatExtra, Tree, TOTAL};
+use super::{store::Slot, Node, NodeId, StatExtra, Tree, TOTAL};
 
 /// `(st_dev, st_ino)`: what makes two names the same file.
 pub type LinkKey = (u64, u64);
@@ -43,7 +43,7 @@ pub fn span_ahead<T>(v: &Vec<T>, ready: usize, want: usize) -> (usize, (usize, u
 
 /// Nodes and name bytes [`TreeBuilder::room_ahead`] hands out at a time: 64 KiB of each.
 /// The first such span is left to ordinary page faults (a tiny scan needs no more).
-const AHEAD_NODES: usize = (64 << 10) / std::mem::size_of::<Node>();
+const AHEAD_NODES: usize = (64 << 10) / std::mem::size_of::<Slot>();
 const AHEAD_NAMES: usize = 64 << 10;
 
 impl Default for TreeBuilder {
@@ -54,13 +54,8 @@ impl Default for TreeBuilder {
 
 impl TreeBuilder {
     pub fn new() -> TreeBuilder {
-        let mut tree = Tree::default();
-        let mut total = Node::new(super::EntryKind::Dir, 0, 0, i64::MIN, 0);
-        total.entries = 0;
-        total.parent = TOTAL;
-        tree.nodes.push(total);
         TreeBuilder {
-            tree,
+            tree: Tree::with_total(),
             keep_identity: false,
             keep_extra: false,
             ready_nodes: AHEAD_NODES,
@@ -93,8 +88,10 @@ impl TreeBuilder {
         const NODES: usize = 1 << 20;
         // address space asked for, not memory: where it is refused (strict overcommit, a
         // small address-space limit) the arrays grow as they fill, as any vector does
-        let _ = self.tree.nodes.try_reserve(NODES);
+        let _ = self.tree.slots.try_reserve(NODES);
         let _ = self.tree.names.try_reserve(NODES * 16);
+        let _ = self.tree.dirs.try_reserve(NODES / 8);
+        let _ = self.tree.blocks.try_reserve(NODES / 8);
         if self.keep_identity {
             let _ = self.tree.identity.try_reserve(NODES);
         }
@@ -115,7 +112,7 @@ impl TreeBuilder {
             (v.as_ptr() as usize + v.len() * size, spare * size)
         }
         [
-            region(&self.tree.nodes, nodes),
+            region(&self.tree.slots, nodes),
             region(&self.tree.names, name_bytes),
         ]
     }
@@ -126,7 +123,7 @@ impl TreeBuilder {
     /// one call for sixteen, and even a modest walk takes hundreds of pages of nodes and
     /// names. None while there is room enough.
     pub fn room_ahead(&mut self) -> Option<[(usize, usize); 2]> {
-        let (ready_nodes, nodes) = span_ahead(&self.tree.nodes, self.ready_nodes, AHEAD_NODES);
+        let (ready_nodes, nodes) = span_ahead(&self.tree.slots, self.ready_nodes, AHEAD_NODES);
         let (ready_names, names) = span_ahead(&self.tree.names, self.ready_names, AHEAD_NAMES);
         (self.ready_nodes, self.ready_names) = (ready_nodes, ready_names);
         let ((_, node_bytes), (_, name_bytes)) = (nodes, names);
@@ -147,8 +144,8 @@ impl TreeBuilder {
             return;
         }
         let all = &mut self.tree.extra;
-        if all.len() < self.tree.nodes.len() {
-            all.resize(self.tree.nodes.len(), StatExtra::default());
+        if all.len() < self.tree.slots.len() {
+            all.resize(self.tree.slots.len(), StatExtra::default());
         }
         all[id as usize] = extra;
     }
@@ -159,8 +156,8 @@ impl TreeBuilder {
             return;
         }
         let ids = &mut self.tree.identity;
-        if ids.len() < self.tree.nodes.len() {
-            ids.resize(self.tree.nodes.len(), (0, 0));
+        if ids.len() < self.tree.slots.len() {
+            ids.resize(self.tree.slots.len(), (0, 0));
         }
         ids[id as usize] = key;
     }
@@ -168,19 +165,21 @@ impl TreeBuilder {
     /// Adds the scanned paths, in order, as the children of [`TOTAL`]; returns the first id.
     /// Call once.
     pub fn add_roots(&mut self, roots: Vec<(Vec<u8>, Node)>) -> NodeId {
-        let first = self.tree.nodes.len() as NodeId;
-        self.tree.nodes[0].first_child = first;
-        self.tree.nodes[0].child_count = roots.len() as u32;
-        for (name, mut node) in roots {
-            node.parent = TOTAL;
+        let first = self.tree.len() as NodeId;
+        let count = roots.len() as u32;
+        for (name, node) in roots {
             self.tree.root_names.push(name);
-            self.tree.nodes.push(node);
+            self.tree.push_node(TOTAL, &node.with_local_name(0, 0));
         }
+        self.tree.close_block(TOTAL, first, count);
         first
     }
 
-    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
-        &mut self.tree.nodes[id as usize]
+    /// Changes node `id` in place.
+    pub fn update(&mut self, id: NodeId, change: impl FnOnce(&mut Node)) {
+        let mut n = self.tree.node(id);
+        change(&mut n);
+        self.tree.set_node(id, &n);
     }
 
     pub fn tree(&self) -> &Tree {
@@ -195,7 +194,7 @@ impl TreeBuilder {
         children: impl ExactSizeIterator<Item = (Node, &'a [u8])>,
     ) -> NodeId {
         let count = children.len() as NodeId;
-        self.tree.nodes.reserve(children.len());
+        self.tree.slots.reserve(children.len());
         for (node, name) in children {
             self.push_child(parent, node, name);
         }
@@ -207,11 +206,9 @@ impl TreeBuilder {
     /// Only copies, so the lock a parallel walk holds around it is short (with per-entry work
     /// under it, two threads met on it thousands of times per second and slept on a futex).
     pub fn append_children(&mut self, parent: NodeId, nodes: &[Node], names: &[u8]) -> NodeId {
-        let first = self.tree.nodes.len() as NodeId;
+        let first = self.tree.len() as NodeId;
         self.extend_children(parent, nodes, names);
-        let p = &mut self.tree.nodes[parent as usize];
-        p.first_child = first;
-        p.child_count = nodes.len() as u32;
+        self.tree.close_block(parent, first, nodes.len() as u32);
         first
     }
 
@@ -222,30 +219,26 @@ impl TreeBuilder {
         let base = self.tree.names.len() as u64;
         debug_assert!(base + names.len() as u64 <= super::NAME_OFF_MASK);
         self.tree.names.extend_from_slice(names);
-        self.tree.nodes.extend(nodes.iter().map(|n| {
-            let mut n = n.clone();
-            n.parent = parent;
-            n.packed += base; // the offset is the low bits
-            n
-        }));
+        self.tree.slots.reserve(nodes.len());
+        for n in nodes {
+            let id = self.tree.push_node(parent, n);
+            self.tree.slot_mut(id).shift_name(base);
+        }
     }
 
     /// Appends one child of `parent`, which must have none yet; [`TreeBuilder::close_children`]
     /// then makes the last `count` nodes pushed its children.
     pub fn push_child(&mut self, parent: NodeId, mut node: Node, name: &[u8]) {
         let name = &name[..name.len().min(255)];
-        node.parent = parent;
         node.set_name(self.tree.names.len() as u64, name.len());
         self.tree.names.extend_from_slice(name);
-        self.tree.nodes.push(node);
+        self.tree.push_node(parent, &node);
     }
 
     /// Records the last `count` nodes pushed as the children of `parent`; returns the first.
     pub fn close_children(&mut self, parent: NodeId, count: NodeId) -> NodeId {
-        let first = self.tree.nodes.len() as NodeId - count;
-        let p = &mut self.tree.nodes[parent as usize];
-        p.first_child = first;
-        p.child_count = count;
+        let first = self.tree.len() as NodeId - count;
+        self.tree.close_block(parent, first, count);
         first
     }
 
@@ -256,11 +249,11 @@ impl TreeBuilder {
 
     pub fn into_tree(mut self) -> Tree {
         if self.keep_identity {
-            let n = self.tree.nodes.len();
+            let n = self.tree.len();
             self.tree.identity.resize(n, (0, 0));
         }
         if self.keep_extra {
-            let n = self.tree.nodes.len();
+            let n = self.tree.len();
             self.tree.extra.resize(n, StatExtra::default());
         }
         self.tree
@@ -279,13 +272,13 @@ mod tests {
     fn room_ahead_hands_out_the_reserved_room_in_order() {
         let mut b = TreeBuilder::new().reserved_for_walk();
         let root = b.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
-        let node_size = std::mem::size_of::<Node>();
-        let base = b.tree().nodes.as_ptr() as usize;
+        let node_size = std::mem::size_of::<Slot>();
+        let base = b.tree().slots.as_ptr() as usize;
         let mut next_nodes = base + AHEAD_NODES * node_size;
         let mut spans = 0;
         for i in 0..20 * AHEAD_NODES {
             b.push_child(root, Node::new(EntryKind::File, 0, 0, 0, 0), b"n");
-            let len = b.tree().nodes.len();
+            let len = b.tree().len();
             match b.room_ahead() {
                 Some([(at, bytes), _]) if bytes > 0 => {
                     assert_eq!(at, next_nodes, "span {spans} starts where the last ended");
@@ -302,7 +295,7 @@ mod tests {
                     "room is ready ahead of node {i}"
                 ),
             }
-            assert!(next_nodes <= base + b.tree().nodes.capacity() * node_size);
+            assert!(next_nodes <= base + b.tree().slots.capacity() * node_size);
         }
         assert!(spans >= 19, "{spans} spans for 20 spans' worth of nodes");
 
@@ -332,10 +325,10 @@ mod tests {
         let tree = b.tree();
         assert_eq!(
             nodes_at,
-            std::ptr::from_ref(tree.node(last)) as usize + std::mem::size_of::<Node>(),
+            std::ptr::from_ref(tree.slot(last)) as usize + std::mem::size_of::<Slot>(),
             "the node region starts right after the last node"
         );
-        assert_eq!(nodes_len, 5000 * std::mem::size_of::<Node>());
+        assert_eq!(nodes_len, 5000 * std::mem::size_of::<Slot>());
         assert_eq!(
             names_at,
             tree.name(last).as_ptr() as usize + 4,

@@ -63,12 +63,12 @@ impl Tree {
         let mut targets: Vec<NodeId> = ids
             .iter()
             .copied()
-            .filter(|&id| id != TOTAL && (id as usize) < self.nodes.len() && self.is_live(id))
+            .filter(|&id| id != TOTAL && (id as usize) < self.len() && self.is_live(id))
             .collect();
         targets.sort_unstable();
         targets.dedup();
         let inner = |t: &[NodeId], id: NodeId| {
-            let p = self.nodes[id as usize].parent;
+            let p = self.parent(id);
             p != TOTAL && t.iter().any(|&o| self.is_within(p, o))
         };
         let outer: Vec<NodeId> = targets
@@ -80,7 +80,7 @@ impl Tree {
         // the counted names of shared inodes below the targets
         let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
         for &t in &outer {
-            let n = &self.nodes[t as usize];
+            let n = self.node(t);
             r.leaves.add(Sizes {
                 disk: n.disk,
                 apparent: n.apparent,
@@ -91,7 +91,7 @@ impl Tree {
             }
             let mut stack = vec![t];
             while let Some(id) = stack.pop() {
-                let n = &self.nodes[id as usize];
+                let n = self.node(id);
                 if n.has(flags::REMOVED) {
                     continue;
                 }
@@ -107,7 +107,8 @@ impl Tree {
         if !owners.is_empty() {
             // every name of those inodes in the tree
             let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
-            for (id, n) in self.nodes.iter().enumerate().skip(1) {
+            for id in 1..self.len() {
+                let n = self.node(id as NodeId);
                 if n.has(flags::HARDLINK) && !n.is_dir() {
                     if let Some(key) = self.identity.get(id) {
                         if owners.contains_key(key) {
@@ -119,7 +120,7 @@ impl Tree {
             let mut keys: Vec<(LinkKey, NodeId)> = owners.into_iter().collect();
             keys.sort_unstable_by_key(|&(_, owner)| owner);
             for (key, owner) in keys {
-                let n = &self.nodes[owner as usize];
+                let n = self.node(owner);
                 let sizes = Sizes {
                     disk: n.disk,
                     apparent: n.apparent,
@@ -130,7 +131,7 @@ impl Tree {
                     .iter()
                     .copied()
                     .filter(|&id| {
-                        let m = &self.nodes[id as usize];
+                        let m = self.node(id);
                         !m.has(flags::FILTERED | flags::REMOVED)
                             && self.is_live(id)
                             && !outer.iter().any(|&t| self.is_within(id, t))
@@ -138,9 +139,7 @@ impl Tree {
                     .collect();
                 // a name left that counts the inode already (a tree not settled yet, as the
                 // snapshots of a walk in progress) needs nothing more
-                let counted = left
-                    .iter()
-                    .any(|&id| !self.nodes[id as usize].has(flags::DUPLICATE));
+                let counted = left.iter().any(|&id| !self.node(id).has(flags::DUPLICATE));
                 let heir = left.iter().copied().min_by(|&a, &b| self.dfs_order(a, b));
                 let nlink = self.links_of(owner).unwrap_or(0) as usize;
                 match heir {
@@ -185,26 +184,28 @@ impl Tree {
     pub fn remove_all(&mut self, ids: &[NodeId]) -> Removal {
         let r = self.removal(ids);
         for &id in ids {
-            if (id as usize) < self.nodes.len() {
+            if (id as usize) < self.len() {
                 self.remove(id);
             }
         }
         for &(heir, s) in &r.transfers {
-            let n = &mut self.nodes[heir as usize];
+            let mut n = self.node(heir);
             n.packed &= !((flags::DUPLICATE as u64) << 56);
             n.disk = s.disk;
             n.apparent = s.apparent;
             n.entries = 1;
-            let mut p = n.parent;
+            self.set_node(heir, &n);
+            let mut p = self.parent(heir);
             loop {
-                let a = &mut self.nodes[p as usize];
+                let mut a = self.node(p);
                 a.disk = a.disk.saturating_add(s.disk);
                 a.apparent = a.apparent.saturating_add(s.apparent);
                 a.entries = a.entries.saturating_add(1);
+                self.set_node(p, &a);
                 if p == TOTAL {
                     break;
                 }
-                p = a.parent;
+                p = self.parent(p);
             }
         }
         r
@@ -219,7 +220,7 @@ impl Tree {
             if id == TOTAL {
                 return false;
             }
-            id = self.nodes[id as usize].parent;
+            id = self.parent(id);
         }
     }
 
@@ -227,15 +228,14 @@ impl Tree {
     /// rescan replaced (its parent no longer lists it) or that was removed.
     pub fn is_live(&self, mut id: NodeId) -> bool {
         while id != TOTAL {
-            let n = &self.nodes[id as usize];
-            if n.has(flags::REMOVED) {
+            if self.slot(id).flags() & flags::REMOVED != 0 {
                 return false;
             }
-            let p = &self.nodes[n.parent as usize];
-            if !p.children().contains(&id) {
+            let parent = self.parent(id);
+            if !self.node(parent).children().contains(&id) {
                 return false;
             }
-            id = n.parent;
+            id = parent;
         }
         true
     }
@@ -243,25 +243,25 @@ impl Tree {
     /// Takes a node (and so its subtree) out of the totals after it was deleted from the disk.
     /// It stays in the arena, flagged [`flags::REMOVED`], so node ids do not move.
     pub fn remove(&mut self, id: NodeId) {
-        if id == TOTAL || self.nodes[id as usize].has(flags::REMOVED) {
+        if id == TOTAL || self.node(id).has(flags::REMOVED) {
             return;
         }
-        let n = &mut self.nodes[id as usize];
+        let mut n = self.node(id);
         let (disk, apparent, entries) = (n.disk, n.apparent, n.entries);
         n.set_flag(flags::REMOVED);
-        n.disk = 0;
-        n.apparent = 0;
-        n.entries = 0;
-        let mut p = n.parent;
+        (n.disk, n.apparent, n.entries) = (0, 0, 0);
+        self.set_node(id, &n);
+        let mut p = self.parent(id);
         loop {
-            let a = &mut self.nodes[p as usize];
+            let mut a = self.node(p);
             a.disk = a.disk.saturating_sub(disk);
             a.apparent = a.apparent.saturating_sub(apparent);
             a.entries = a.entries.saturating_sub(entries);
+            self.set_node(p, &a);
             if p == TOTAL {
                 break;
             }
-            p = a.parent;
+            p = self.parent(p);
         }
     }
 
@@ -273,7 +273,7 @@ impl Tree {
         let Some(sub_root) = sub.roots().next() else {
             return;
         };
-        let base = self.nodes.len() as NodeId;
+        let base = self.len() as NodeId;
         // sub ids: TOTAL, the root, then its descendants from sub_root + 1 on
         let first = sub_root + 1;
         let map = |id: NodeId| {
@@ -284,16 +284,15 @@ impl Tree {
             }
         };
         let keep_identity = !self.identity.is_empty();
-        for id in first..sub.nodes.len() as NodeId {
-            let mut n = sub.nodes[id as usize].clone();
-            n.parent = map(n.parent);
+        for id in first..sub.len() as NodeId {
+            let mut n = sub.node(id);
             if n.child_count > 0 {
                 n.first_child = map(n.first_child);
             }
             let name = sub.name(id);
             n.set_name(self.names.len() as u64, name.len());
             self.names.extend_from_slice(name);
-            self.nodes.push(n);
+            self.push_node(map(sub.parent(id)), &n);
             if keep_identity {
                 self.identity.push(sub.identity_of(id).unwrap_or_default());
             }
@@ -305,10 +304,14 @@ impl Tree {
             Some(links) => self.links.insert(at, links),
             None => self.links.remove(&at),
         };
-        let fresh = &sub.nodes[sub_root as usize];
-        let old = self.nodes[at as usize].clone();
+        // the blocks of children below the root, in order: all of them after every block here
+        let blocks = sub.blocks.iter().filter(|&&(f, _)| f >= first);
+        let blocks: Vec<_> = blocks.map(|&(f, p)| (map(f), map(p))).collect();
+        self.blocks.extend(blocks);
+        let fresh = sub.node(sub_root);
+        let old = self.node(at);
         {
-            let n = &mut self.nodes[at as usize];
+            let mut n = old.clone();
             n.child_count = fresh.child_count;
             n.first_child = if fresh.child_count > 0 {
                 map(fresh.first_child)
@@ -322,6 +325,7 @@ impl Tree {
             // flags and kind both: a directory may be a file now
             const KIND_AND_FLAGS: u64 = (0xffu64 << 56) | (3u64 << 48);
             n.packed = (n.packed & !KIND_AND_FLAGS) | (fresh.packed & KIND_AND_FLAGS);
+            self.set_node(at, &n);
         }
         if keep_identity {
             if let Some(key) = sub.identity_of(sub_root) {
@@ -330,8 +334,8 @@ impl Tree {
         }
         let mut p = at;
         while p != TOTAL {
-            p = self.nodes[p as usize].parent;
-            let a = &mut self.nodes[p as usize];
+            p = self.parent(p);
+            let mut a = self.node(p);
             a.disk = a.disk.saturating_sub(old.disk).saturating_add(fresh.disk);
             a.apparent = a
                 .apparent
@@ -342,6 +346,7 @@ impl Tree {
                 .saturating_sub(old.entries)
                 .saturating_add(fresh.entries);
             a.mtime = a.mtime.max(fresh.mtime);
+            self.set_node(p, &a);
         }
     }
 }

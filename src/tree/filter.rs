@@ -7,7 +7,7 @@
 //! Done on the finished walk rather than inside it, so the walker stays free of view logic and
 //! builds no paths: one depth-first pass here keeps a single path buffer.
 
-use super::{flags, Tree, TOTAL};
+use super::{flags, Tree};
 use regex::bytes::Regex;
 
 use crate::vocab::TimeField;
@@ -124,11 +124,7 @@ impl Tree {
         }
         let mut path = Vec::new();
         // (node, length of its parent's path in `path`)
-        let mut stack: Vec<(u32, usize)> = self.nodes[TOTAL as usize]
-            .children()
-            .rev()
-            .map(|r| (r, 0))
-            .collect();
+        let mut stack: Vec<(u32, usize)> = self.roots().rev().map(|r| (r, 0)).collect();
         while let Some((id, parent_len)) = stack.pop() {
             path.truncate(parent_len);
             if parent_len > 0 && path.last() != Some(&b'/') {
@@ -139,19 +135,18 @@ impl Tree {
                 .extra
                 .get(id as usize)
                 .map_or((0, 0), |e| (e.atime, e.ctime));
-            let node = &mut self.nodes[id as usize];
+            let mut node = self.node(id);
             let accepted =
                 filters.accepts(&path) && filters.accepts_times(node.mtime, atime, ctime);
             if node.is_dir() {
                 if zero_dirs && !accepted {
-                    node.disk = 0;
-                    node.apparent = 0;
-                    node.entries = 0;
+                    (node.disk, node.apparent, node.entries) = (0, 0, 0);
+                    self.set_node(id, &node);
                 }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));
             } else if !accepted {
-                node.set_flag(flags::FILTERED);
+                self.set_flag(id, flags::FILTERED);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Finding directories by name or by path (`--collapse`), in one depth-first pass that keeps
 //! a single path buffer (no path is built per node, no recursion).
 
-use super::{NodeId, Tree, TOTAL};
+use super::{NodeId, Tree};
 
 impl Tree {
     /// Directories whose name is one of `names`, or whose path (as the walk spells it: the
@@ -13,13 +13,9 @@ impl Tree {
         }
         let mut path = Vec::new();
         // (node, length of its parent's path in `path`)
-        let mut stack: Vec<(NodeId, usize)> = self.nodes[TOTAL as usize]
-            .children()
-            .rev()
-            .map(|r| (r, 0))
-            .collect();
+        let mut stack: Vec<(NodeId, usize)> = self.roots().rev().map(|r| (r, 0)).collect();
         while let Some((id, parent_len)) = stack.pop() {
-            let node = &self.nodes[id as usize];
+            let node = self.node(id);
             if !node.is_dir() {
                 continue;
             }

@@ -17,6 +17,7 @@ mod filter;
 mod find;
 mod postorder;
 mod select;
+mod store;
 mod types;
 
 pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
@@ -41,7 +42,7 @@ pub struct StatExtra {
     pub ctime: i64,
 }
 
-/// Index of a node in [`Tree::nodes`].
+/// Index of a node in the tree (`Tree::node`).
 pub type NodeId = u32;
 
 /// The synthetic root above all scanned paths.
@@ -93,11 +94,12 @@ pub mod flags {
 const NAME_OFF_BITS: u32 = 40;
 const NAME_OFF_MASK: u64 = (1 << NAME_OFF_BITS) - 1;
 
-/// One entry: 48 bytes (guarded by a test). Sizes are the entry's own until
-/// [`Tree::finish`] turns them into subtree totals.
+/// One entry, whole: what [`Tree::node`] gives and [`Tree::set_node`] takes, and what a
+/// walk builds before it hands a directory's entries to the tree (which keeps them in 20
+/// bytes: `store`). Sizes are the entry's own until [`Tree::finish`] turns them into
+/// subtree totals.
 #[derive(Clone, Debug)]
 pub struct Node {
-    pub parent: NodeId,
     pub first_child: NodeId,
     pub child_count: u32,
     /// Entries in the subtree, this one included (saturating).
@@ -113,7 +115,6 @@ pub struct Node {
 impl Node {
     pub fn new(kind: EntryKind, disk: u64, apparent: u64, mtime: i64, flags: u8) -> Node {
         Node {
-            parent: TOTAL,
             first_child: 0,
             child_count: 0,
             entries: 1,
@@ -182,7 +183,15 @@ impl Node {
 /// The whole scan. `Clone` lets the interactive view take snapshots of a walk in progress.
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
-    pub nodes: Vec<Node>,
+    /// Every entry, by id (`store`).
+    slots: Vec<store::Slot>,
+    /// What directories have besides their slot, in the order they were added.
+    dirs: Vec<store::DirInfo>,
+    /// (first id, parent) of every block of children, in the order of their first ids:
+    /// how a file finds its parent.
+    blocks: Vec<(NodeId, NodeId)>,
+    /// Values too big for a slot, by (id, field).
+    wide: FxHashMap<u64, u64>,
     names: Vec<u8>,
     /// Names of the scanned paths as typed (any length), indexed by node id - 1.
     root_names: Vec<Vec<u8>>,
@@ -214,25 +223,16 @@ pub struct Sharing {
 }
 
 impl Tree {
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
-    }
-
-    pub fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id as usize]
-    }
-
     /// The scanned paths (children of [`TOTAL`]).
     pub fn roots(&self) -> std::ops::Range<NodeId> {
-        self.nodes[0].children()
+        if self.slots.is_empty() {
+            return 0..0;
+        }
+        self.node(TOTAL).children()
     }
 
     pub fn is_root(&self, id: NodeId) -> bool {
-        id != TOTAL && self.nodes[id as usize].parent == TOTAL
+        id != TOTAL && self.parent(id) == TOTAL
     }
 
     /// The entry's own name; a root's is the path as typed.
@@ -243,7 +243,7 @@ impl Tree {
         if self.is_root(id) {
             return &self.root_names[id as usize - 1];
         }
-        let (off, len) = self.nodes[id as usize].name_span();
+        let (off, len) = self.slot(id).name_span();
         &self.names[off..off + len]
     }
 
@@ -266,7 +266,7 @@ impl Tree {
         let mut n = id;
         while n != TOTAL {
             chain.push(n);
-            n = self.nodes[n as usize].parent;
+            n = self.parent(n);
         }
         for (i, &n) in chain.iter().rev().enumerate() {
             if i > 0 && out.last() != Some(&b'/') {
@@ -286,22 +286,23 @@ impl Tree {
     pub fn depth(&self, id: NodeId) -> usize {
         let mut d = 0;
         let mut n = id;
-        while n != TOTAL && self.nodes[n as usize].parent != TOTAL {
-            n = self.nodes[n as usize].parent;
+        while n != TOTAL && self.parent(n) != TOTAL {
+            n = self.parent(n);
             d += 1;
         }
         d
     }
 
     pub fn set_flag(&mut self, id: NodeId, flag: u8) {
-        self.nodes[id as usize].set_flag(flag);
+        self.slot_mut(id).set_flag(flag);
     }
 
     /// Takes `n` entries off a directory's own count: names of inodes that other names
     /// count, summed into the directory rather than made nodes (a walk of totals only).
     pub fn uncount_entries(&mut self, id: NodeId, n: u32) {
-        let node = &mut self.nodes[id as usize];
+        let mut node = self.node(id);
         node.entries = node.entries.saturating_sub(n);
+        self.set_node(id, &node);
     }
 
     /// The scanned `(dev, ino)` of a node, if identities were kept.
@@ -326,7 +327,7 @@ impl Tree {
         if a == b {
             return Ordering::Equal;
         }
-        let parent = |n: NodeId| self.nodes[n as usize].parent;
+        let parent = |n: NodeId| self.parent(n);
         if a != TOTAL && b != TOTAL && parent(a) == parent(b) {
             return a.cmp(&b); // siblings are stored in directory order
         }
@@ -372,16 +373,6 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn node_stays_compact() {
-        // names live in the arena; the node itself must stay small (bytes per entry = this + name)
-        assert!(
-            std::mem::size_of::<Node>() <= 48,
-            "Node grew to {}",
-            std::mem::size_of::<Node>()
-        );
-    }
 
     #[test]
     fn packed_fields_round_trip() {

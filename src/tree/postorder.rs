@@ -46,8 +46,8 @@ struct Level {
 /// directory in order, a directory's contents between [`PostOrderBuilder::open_dir`] and
 /// [`PostOrderBuilder::close`].
 pub struct PostOrderBuilder {
-    /// Placed nodes, in reverse of their final order.
-    nodes: Vec<Node>,
+    /// Placed nodes, in reverse of their final order (no parents or blocks yet).
+    placed: Tree,
     names: Vec<u8>,
     /// Parallel to `nodes` when identities are kept.
     identity: Vec<LinkKey>,
@@ -77,7 +77,7 @@ impl PostOrderBuilder {
     /// bytes an entry that most views never read.
     pub fn new(keep_identity: bool, keep_extra: bool) -> PostOrderBuilder {
         PostOrderBuilder {
-            nodes: Vec::new(),
+            placed: Tree::default(),
             names: Vec::new(),
             identity: Vec::new(),
             extra: Vec::new(),
@@ -176,15 +176,15 @@ impl PostOrderBuilder {
         let Some(mut level) = self.levels.pop() else {
             return;
         };
-        let first = self.nodes.len() as NodeId;
+        let first = self.placed.len() as NodeId;
         let count = level.kids.len() as u32;
         let with_extra = !level.extra.is_empty() || !self.extra.is_empty();
         if with_extra {
-            self.extra.resize(self.nodes.len(), StatExtra::default());
+            self.extra.resize(self.placed.len(), StatExtra::default());
         }
-        self.nodes.reserve(level.kids.len());
+        self.placed.slots.reserve(level.kids.len());
         for (i, kid) in level.kids.drain(..).enumerate().rev() {
-            let id = self.nodes.len() as NodeId;
+            let id = self.placed.len() as NodeId;
             let mut node = kid.node;
             let (off, len) = node.name_span();
             node.set_name(self.names.len() as u64, len);
@@ -202,7 +202,7 @@ impl PostOrderBuilder {
                 self.extra
                     .push(level.extra.get(i).copied().unwrap_or_default());
             }
-            self.nodes.push(node);
+            self.placed.push_node(TOTAL, &node);
         }
         let dir = match self.levels.last_mut() {
             // a directory is the last entry of its parent until it closes
@@ -231,17 +231,17 @@ impl PostOrderBuilder {
         let mut total = Node::new(EntryKind::Dir, 0, 0, i64::MIN, 0);
         total.entries = 0;
         if let Some((name, kid, extra)) = self.root.take() {
-            let id = self.nodes.len() as NodeId;
+            let id = self.placed.len() as NodeId;
             self.dir_ids[0] = id;
             root_names.push(name);
             if self.keep_identity {
                 self.identity.push(kid.key);
             }
             if extra.is_some() || !self.extra.is_empty() {
-                self.extra.resize(self.nodes.len(), StatExtra::default());
+                self.extra.resize(self.placed.len(), StatExtra::default());
                 self.extra.push(extra.unwrap_or_default());
             }
-            self.nodes.push(kid.node);
+            self.placed.push_node(TOTAL, &kid.node);
             total.first_child = id;
             total.child_count = 1;
         }
@@ -250,26 +250,16 @@ impl PostOrderBuilder {
         }
         if !self.extra.is_empty() {
             self.extra
-                .resize(self.nodes.len() + 1, StatExtra::default());
+                .resize(self.placed.len() + 1, StatExtra::default());
         }
-        self.nodes.push(total);
+        self.placed.push_node(TOTAL, &total);
 
-        let n = self.nodes.len() as NodeId;
+        let n = self.placed.len() as NodeId;
         let flip = |id: NodeId| n - 1 - id;
-        self.nodes.reverse();
+        let mut tree = self.placed;
+        tree.reverse_placed(flip);
         self.identity.reverse();
         self.extra.reverse();
-        for node in &mut self.nodes {
-            if node.child_count > 0 {
-                node.first_child = flip(node.first_child + node.child_count - 1);
-            }
-        }
-        for id in 0..self.nodes.len() {
-            for c in self.nodes[id].children() {
-                self.nodes[c as usize].parent = id as NodeId;
-            }
-        }
-        self.nodes[TOTAL as usize].parent = TOTAL;
         let links = self
             .links
             .into_iter()
@@ -280,15 +270,11 @@ impl PostOrderBuilder {
             .into_iter()
             .map(|id| if id == NONE { NONE } else { flip(id) })
             .collect();
-        let tree = Tree {
-            nodes: self.nodes,
-            names: self.names,
-            root_names,
-            identity: self.identity,
-            links,
-            extra: self.extra,
-            sharing: Vec::new(),
-        };
+        tree.names = self.names;
+        tree.root_names = root_names;
+        tree.identity = self.identity;
+        tree.links = links;
+        tree.extra = self.extra;
         Built { tree, dir_ids }
     }
 }
@@ -336,7 +322,7 @@ mod tests {
         ];
         assert_eq!(paths, want.map(|p| p.to_vec()));
         for id in 1..8 {
-            assert!(tree.node(id).parent < id);
+            assert!(tree.parent(id) < id);
             assert_eq!(
                 tree.identity_of(id),
                 Some((1, [0, 1, 2, 3, 7, 4, 5, 6][id as usize]))

@@ -144,7 +144,7 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
         let Some((Ranked { id, .. }, depth)) = heap.pop() else {
             break;
         };
-        chosen.entry(tree.node(id).parent).or_default().push(id);
+        chosen.entry(tree.parent(id)).or_default().push(id);
         chosen.entry(id).or_default();
         count += 1;
         admit(&mut heap, id, depth + 1, count);

@@ -61,11 +61,11 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
         let n = tree.node(id);
         let left_out = n.has(flags::DUPLICATE) || n.has(flags::FILTERED);
         if n.kind() == EntryKind::File && !left_out && !tree.is_root(id) {
-            sums.entry(extension(tree.name(id))).or_default().add(n);
+            sums.entry(extension(tree.name(id))).or_default().add(&n);
         } else if n.kind() == EntryKind::File && !left_out {
             // a file given as a path: its name is the path, its extension the last one's
             let base = tree.name(id).rsplit(|&b| b == b'/').next().unwrap_or(b"");
-            sums.entry(extension(base)).or_default().add(n);
+            sums.entry(extension(base)).or_default().add(&n);
         }
     }
     let mut groups_v: Vec<(Option<&[u8]>, Sums)> = sums.into_iter().collect();
@@ -94,7 +94,7 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
         kids.push((others.node(), b"(others)"));
     }
     b.add_children(root, kids.into_iter());
-    b.node_mut(root).entries = 0; // the root is not a file
+    b.update(root, |n| n.entries = 0); // the root is not a file
     let mut out = b.into_tree();
     out.finish();
     out

@@ -188,7 +188,7 @@ impl App {
                         let errors = super::errors::lines(&scan.errors, &tree);
                         tree.apply_filters(&filters);
                         tree.finish();
-                        Rescanned::Tree(tree, errors)
+                        Rescanned::Tree(Box::new(tree), errors)
                     };
                     let _ = tx.send(Done::Rescanned(id, result));
                 });
@@ -245,7 +245,8 @@ impl App {
         if let Some(w) = &mut self.walking {
             if w.last_snapshot.elapsed() >= w.interval {
                 let started = Instant::now();
-                if let Some(tree) = snapshot(&w.live, self.state.tree.len(), &self.filters) {
+                let shown = &mut self.state.tree;
+                if let Some(tree) = snapshot(&w.live, shown, &self.filters) {
                     self.state.set_tree(tree);
                 }
                 self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
@@ -302,13 +303,16 @@ impl App {
 }
 
 /// A copy of the tree as the walk has built it so far, with totals. `None` when the walk has
-/// just handed its tree over (the builder is empty again).
-fn snapshot(live: &LiveScan, shown: usize, filters: &PathFilters) -> Option<Tree> {
+/// just handed its tree over (the builder is empty again). The tree `shown` is dropped
+/// first, while nothing is drawn: the walk's tree, the one shown and a new copy were three
+/// copies of the scan at once, where two do.
+fn snapshot(live: &LiveScan, shown: &mut Tree, filters: &PathFilters) -> Option<Tree> {
     let mut tree = {
         let b = live.builder.lock().unwrap_or_else(PoisonError::into_inner);
-        if b.tree().len() < shown {
+        if b.tree().len() < shown.len() {
             return None;
         }
+        *shown = Tree::default();
         b.tree().clone()
     };
     // never more than is on disk: a hard link counts once from its first name on

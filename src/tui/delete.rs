@@ -72,7 +72,7 @@ pub fn plan(tree: &Tree, nodes: &[NodeId]) -> (Vec<Target>, Vec<String>) {
         let mut n = id;
         while !tree.is_root(n) {
             chain.push(n);
-            n = tree.node(n).parent;
+            n = tree.parent(n);
         }
         let (Some(root_id), false) = (tree.identity_of(n), tree.identity.is_empty()) else {
             refused.push(format!("{shown}: no identity recorded by the scan"));

@@ -144,7 +144,7 @@ impl Delta {
     }
 
     /// The old scan's node of a removed row.
-    pub fn old_node(&self, id: NodeId) -> Option<&Node> {
+    pub fn old_node(&self, id: NodeId) -> Option<Node> {
         removed_of(id)
             .filter(|&o| (o as usize) < self.old.len())
             .map(|o| self.old.node(o))

@@ -109,10 +109,10 @@ pub struct Source<'a> {
 
 impl<'a> Source<'a> {
     /// The node of a row (the old scan's for a removed row).
-    pub fn node(&self, id: NodeId) -> &'a Node {
+    pub fn node(&self, id: NodeId) -> Node {
         match (removed_of(id), self.delta) {
             (None, _) => self.tree.node(id),
-            (Some(_), Some(d)) => d.old_node(id).unwrap_or(self.tree.node(TOTAL)),
+            (Some(_), Some(d)) => d.old_node(id).unwrap_or_else(|| self.tree.node(TOTAL)),
             (Some(_), None) => self.tree.node(TOTAL),
         }
     }

@@ -68,7 +68,7 @@ impl Marks {
             .filter(|&m| {
                 let mut p = m;
                 while p != crate::tree::TOTAL {
-                    p = tree.node(p).parent;
+                    p = tree.parent(p);
                     if self.set.contains(&p) {
                         return false;
                     }

@@ -11,7 +11,7 @@ use crate::tree::{NodeId, Removal, Tree, TOTAL};
 pub enum Rescanned {
     /// The entry as it is now (a finished tree with it as its single root), and what could
     /// not be read in it (one line each).
-    Tree(Tree, Vec<String>),
+    Tree(Box<Tree>, Vec<String>),
     /// Nothing is at its path any more (or a directory on the way is not one now).
     Gone,
     /// It could not be read: the message says why.

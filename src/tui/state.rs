@@ -184,7 +184,7 @@ impl State {
     }
 
     /// The node of a row: of the tree, or of the earlier scan for a removed row.
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> Node {
         self.source().node(id)
     }
 
@@ -264,7 +264,7 @@ impl State {
         while self.dir != TOTAL && removed_of(self.dir).is_none() && !self.tree.is_live(self.dir) {
             // deleted, or replaced by a rescan: show the nearest directory still there
             self.selected = None;
-            self.dir = self.tree.node(self.dir).parent;
+            self.dir = self.tree.parent(self.dir);
         }
         let tree = &self.tree;
         self.marks.retain(|m| tree.is_live(m));
@@ -361,7 +361,7 @@ impl State {
         self.dir = match (removed_of(from), &self.delta) {
             (Some(_), Some(d)) => d.parent_row(&self.tree, from).unwrap_or(self.top),
             (Some(_), None) => self.top,
-            (None, _) => self.tree.node(from).parent,
+            (None, _) => self.tree.parent(from),
         };
         self.filter.clear();
         self.selected = Some(from);

@@ -165,7 +165,7 @@ impl State {
     fn common_ancestor(&self, a: NodeId, b: NodeId) -> NodeId {
         let mut n = a;
         while !self.tree.is_within(b, n) {
-            n = self.tree.node(n).parent;
+            n = self.tree.parent(n);
         }
         n
     }

@@ -236,7 +236,7 @@ fn removed_parent_size(state: &State, id: NodeId) -> u64 {
     let old = state.delta.as_ref().map(|d| d.old());
     match (super::diff::removed_of(id), old) {
         (Some(o), Some(old)) if (o as usize) < old.len() => {
-            old.node(old.node(o).parent).size(state.mode)
+            old.node(old.parent(o)).size(state.mode)
         }
         _ => 0,
     }

@@ -68,7 +68,8 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> 
     // most CHUNK: a task opens the directory once and each file relative to it
     const CHUNK: usize = 256;
     let mut chunks: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
-    for (parent, n) in tree.nodes.iter().enumerate() {
+    for parent in 0..tree.len() {
+        let n = tree.node(parent as NodeId);
         if parent != TOTAL as usize && (!n.is_dir() || n.has(SKIPPED)) {
             continue;
         }
@@ -91,7 +92,7 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> 
         Ok(pool) if n > 1 => pool.install(run),
         _ => chunks.iter().map(read).collect(),
     };
-    let mut holdings: Vec<Option<Holding>> = vec![None; tree.nodes.len()];
+    let mut holdings: Vec<Option<Holding>> = vec![None; tree.len()];
     for (id, h) in measured.into_iter().flatten() {
         holdings[id as usize] = Some(h);
     }
@@ -261,7 +262,7 @@ pub fn from_btrfs_items(
 /// files' own disk sizes and fills [`Tree::sharing`] (subtree values). `holdings[id]`:
 /// what node `id` holds, `None` for what was not measured (its own disk size is private).
 pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
-    let len = tree.nodes.len();
+    let len = tree.len();
     let rank = preorder_ranks(tree);
     let mut own_disk = vec![0u64; len];
     let mut exclusive = vec![0u64; len];
@@ -269,7 +270,7 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
     // (space, start, end, node)
     let mut ranges: Vec<(u128, u64, u64, NodeId, bool)> = Vec::new();
     for id in 1..len {
-        let n = &tree.nodes[id];
+        let n = tree.node(id as NodeId);
         if n.has(SKIPPED) {
             continue;
         }
@@ -286,7 +287,7 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
                 if a == TOTAL as usize {
                     break;
                 }
-                a = tree.nodes[a].parent as usize;
+                a = tree.parent(a as NodeId) as usize;
             }
         } else {
             exclusive[id] = h.private;
@@ -312,14 +313,16 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
         }
     };
     sweep(&mut ranges, &mut count);
-    for (id, n) in tree.nodes.iter_mut().enumerate().skip(1) {
+    for (id, &disk) in own_disk.iter().enumerate().skip(1) {
+        let mut n = tree.node(id as NodeId);
         if n.kind() == EntryKind::File && !n.has(SKIPPED) {
-            n.disk = own_disk[id];
+            n.disk = disk;
+            tree.set_node(id as NodeId, &n);
         }
     }
     for id in (1..len).rev() {
-        if !tree.nodes[id].has(SKIPPED) {
-            let p = tree.nodes[id].parent as usize;
+        if !tree.node(id as NodeId).has(SKIPPED) {
+            let p = tree.parent(id as NodeId) as usize;
             exclusive[p] += exclusive[id];
         }
     }
@@ -332,7 +335,7 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
 
 /// Each node's place in a depth-first walk in directory order (the order du counts in).
 fn preorder_ranks(tree: &Tree) -> Vec<u32> {
-    let mut rank = vec![u32::MAX; tree.nodes.len()];
+    let mut rank = vec![u32::MAX; tree.len()];
     let mut next = 0;
     let mut stack = vec![TOTAL];
     while let Some(id) = stack.pop() {
@@ -365,7 +368,7 @@ impl Stamps {
                 if a == TOTAL as usize {
                     break;
                 }
-                a = tree.nodes[a].parent as usize;
+                a = tree.parent(a as NodeId) as usize;
             }
         }
     }

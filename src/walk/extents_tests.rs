@@ -37,8 +37,14 @@ fn held(pieces: Vec<Piece>, private: u64) -> Option<Holding> {
 
 fn totals(mut t: Tree) -> Vec<(u64, u64, u64)> {
     t.finish();
-    (0..t.nodes.len())
-        .map(|i| (t.nodes[i].disk, t.sharing[i].exclusive, t.sharing[i].shared))
+    (0..t.len())
+        .map(|i| {
+            (
+                t.node(i as NodeId).disk,
+                t.sharing[i].exclusive,
+                t.sharing[i].shared,
+            )
+        })
         .collect()
 }
 

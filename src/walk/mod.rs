@@ -259,7 +259,7 @@ impl Walker<'_> {
         if e == Errno::NOENT {
             return; // vanished since it was listed: as if it never was
         }
-        lock(self.builder).node_mut(id).set_flag(flags::UNREADABLE);
+        lock(self.builder).update(id, |n| n.set_flag(flags::UNREADABLE));
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
     }
 

@@ -206,7 +206,7 @@ struct DirOrder {
 impl DirOrder {
     /// Whether `a` comes before `b` in a depth-first walk in directory order.
     fn first(&mut self, tree: &Tree, a: NodeId, b: NodeId) -> bool {
-        let (pa, pb) = (tree.node(a).parent, tree.node(b).parent);
+        let (pa, pb) = (tree.parent(a), tree.parent(b));
         if pa == pb {
             return a < b; // siblings are stored in directory order
         }
@@ -416,7 +416,7 @@ mod tests {
                     .collect::<Vec<_>>()
             });
             for (i, c) in claims.iter().enumerate() {
-                tree.node_mut(first + i as NodeId).entries = 1 + c.len() as u32;
+                tree.update(first + i as NodeId, |n| n.entries = 1 + c.len() as u32);
             }
             pool.broadcast(|ctx| {
                 let i = ctx.index();

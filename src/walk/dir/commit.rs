@@ -67,7 +67,7 @@ impl DirTask<'_, '_> {
             if let Some((meta, times)) = &self.own {
                 set_own(&mut b, self.node, meta, *times);
             }
-            placed.folded.into_dir(b.node_mut(self.node));
+            b.update(self.node, |n| placed.folded.into_dir(n));
             let first = if built_in_place {
                 b.close_children(self.node, count)
             } else {

@@ -182,7 +182,7 @@ impl<'a> Walker<'a> {
         if self.opts.one_filesystem && meta.dev != root_dev {
             let mut b = lock(self.builder);
             set_own(&mut b, node, &meta, times);
-            b.node_mut(node).set_flag(flags::OTHER_FS);
+            b.update(node, |n| n.set_flag(flags::OTHER_FS));
             return None;
         }
         if !plan::counts_only(self.opts) {
@@ -393,10 +393,11 @@ impl DirTask<'_, '_> {
 fn set_own(b: &mut TreeBuilder, id: NodeId, meta: &Meta, times: Times) {
     b.set_identity(id, (meta.dev, meta.ino));
     b.set_extra(id, stat_extra(meta, times));
-    let n = b.node_mut(id);
-    n.disk = meta.disk_bytes();
-    n.apparent = meta.size;
-    n.mtime = meta.mtime;
+    b.update(id, |n| {
+        n.disk = meta.disk_bytes();
+        n.apparent = meta.size;
+        n.mtime = meta.mtime;
+    });
 }
 
 /// Whether `dir/name` is `pattern` (an -X path, trailing slashes already trimmed).

@@ -1,0 +1,438 @@
+//! How the tree keeps its entries: a 20-byte [`Slot`] each, and a [`DirInfo`] of 40 bytes
+//! more for each directory (about one entry in ten to twenty). Readers get a whole [`Node`]
+//! by value ([`Tree::node`]) and writers give one back ([`Tree::set_node`]); only the hot
+//! sweeps over every entry (totals, filters) read the slots themselves.
+//!
+//! A file's sizes and time fit 32 bits each almost always: disk bytes in 512-byte units
+//! (`st_blocks`: two TiB a file), apparent bytes (four GiB) and seconds since 1970 (until
+//! 2106). What does not fit (a huge file, a size no multiple of 512 read from an export, a
+//! time before 1970) is kept whole in [`Tree::wide`] and its slot says so with [`ESC`].
+//!
+//! A file's parent is not kept: every directory's children are one block of ids, and the
+//! blocks start in the order they were appended, so [`Tree::parent`] finds the block that
+//! holds an id by binary search in [`Tree::blocks`]. A directory keeps its parent in its
+//! [`DirInfo`], so a path upwards costs one search, at its file.
+
+use super::{EntryKind, Node, NodeId, Tree, TOTAL};
+
+/// A slot value that did not fit: the whole value is in [`Tree::wide`].
+const ESC: u32 = u32::MAX;
+
+/// Bits of [`Slot::meta`] beyond the ones [`Node`]'s `packed` has (its high half: name
+/// offset's top byte, name length, kind, flags): this slot's `disk` is an index into
+/// [`Tree::dirs`].
+const HAS_DIR: u32 = 1 << 18;
+/// A non-directory that counts as no entry (a removed or skipped file).
+const NO_ENTRY: u32 = 1 << 19;
+/// A non-directory whose entry count is neither 0 nor 1: the count is in [`Tree::wide`].
+const WIDE_ENTRIES: u32 = 1 << 20;
+const NODE_META_BITS: u32 = !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES);
+
+/// One entry. For a directory `disk` is the index of its [`DirInfo`] and the rest is unused.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Slot {
+    name_lo: u32,
+    meta: u32,
+    disk: u32,
+    apparent: u32,
+    time: u32,
+}
+
+/// What only a directory has: its children and (after [`Tree::finish`]) its subtree totals.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct DirInfo {
+    pub(super) parent: NodeId,
+    pub(super) first_child: NodeId,
+    pub(super) child_count: u32,
+    pub(super) entries: u32,
+    pub(super) disk: u64,
+    pub(super) apparent: u64,
+    pub(super) mtime: i64,
+}
+
+/// Which whole value of a slot [`Tree::wide`] holds.
+#[derive(Copy, Clone)]
+enum Field {
+    Disk = 0,
+    Apparent = 1,
+    Time = 2,
+    Entries = 3,
+}
+
+fn wide_key(id: NodeId, f: Field) -> u64 {
+    (u64::from(id) << 2) | f as u64
+}
+
+impl Slot {
+    fn packed(&self) -> u64 {
+        (u64::from(self.meta & NODE_META_BITS) << 32) | u64::from(self.name_lo)
+    }
+
+    fn has_dir(&self) -> bool {
+        self.meta & HAS_DIR != 0
+    }
+
+    pub(super) fn flags(&self) -> u8 {
+        (self.meta >> 24) as u8
+    }
+
+    pub(super) fn set_flag(&mut self, flag: u8) {
+        self.meta |= u32::from(flag) << 24;
+    }
+
+    pub(super) fn name_span(&self) -> (usize, usize) {
+        let off = (u64::from(self.meta & 0xff) << 32) | u64::from(self.name_lo);
+        (off as usize, ((self.meta >> 8) & 0xff) as usize)
+    }
+
+    /// Moves the name offset by `by` (the name is copied `by` bytes further on).
+    pub(super) fn shift_name(&mut self, by: u64) {
+        let (off, _) = self.name_span();
+        let off = off as u64 + by;
+        self.name_lo = off as u32;
+        self.meta = (self.meta & !0xff) | ((off >> 32) as u32 & 0xff);
+    }
+}
+
+impl Tree {
+    /// A tree of just [`TOTAL`], with no size and no entries of its own.
+    pub(super) fn with_total() -> Tree {
+        let mut t = Tree::default();
+        let mut total = Node::new(EntryKind::Dir, 0, 0, i64::MIN, 0);
+        total.entries = 0;
+        t.push_node(TOTAL, &total);
+        t
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.len() <= 1
+    }
+
+    fn dir_index(&self, id: NodeId) -> Option<usize> {
+        let s = &self.slots[id as usize];
+        s.has_dir().then_some(s.disk as usize)
+    }
+
+    fn wide_or(&self, id: NodeId, f: Field, v: u32) -> u64 {
+        if v == ESC {
+            self.wide.get(&wide_key(id, f)).copied().unwrap_or(0)
+        } else {
+            u64::from(v)
+        }
+    }
+
+    /// The entry's own disk bytes (a directory's are its totals after [`Tree::finish`]).
+    pub fn disk_of(&self, id: NodeId) -> u64 {
+        let s = &self.slots[id as usize];
+        match self.dir_index(id) {
+            Some(d) => self.dirs[d].disk,
+            None if s.disk == ESC => self.wide_or(id, Field::Disk, ESC),
+            None => u64::from(s.disk) * 512,
+        }
+    }
+
+    /// The entry, whole, by value.
+    pub fn node(&self, id: NodeId) -> Node {
+        let s = &self.slots[id as usize];
+        let mut n = Node {
+            first_child: 0,
+            child_count: 0,
+            entries: 0,
+            packed: s.packed(),
+            disk: 0,
+            apparent: 0,
+            mtime: 0,
+        };
+        if let Some(d) = self.dir_index(id) {
+            let d = &self.dirs[d];
+            n.first_child = d.first_child;
+            n.child_count = d.child_count;
+            n.entries = d.entries;
+            n.disk = d.disk;
+            n.apparent = d.apparent;
+            n.mtime = d.mtime;
+            return n;
+        }
+        n.disk = match s.disk {
+            ESC => self.wide_or(id, Field::Disk, ESC),
+            v => u64::from(v) * 512,
+        };
+        n.apparent = self.wide_or(id, Field::Apparent, s.apparent);
+        n.mtime = match s.time {
+            ESC => self
+                .wide
+                .get(&wide_key(id, Field::Time))
+                .map_or(0, |&t| t as i64),
+            t => i64::from(t),
+        };
+        n.entries = if s.meta & WIDE_ENTRIES != 0 {
+            self.wide_or(id, Field::Entries, ESC) as u32
+        } else {
+            u32::from(s.meta & NO_ENTRY == 0)
+        };
+        n
+    }
+
+    /// The directory that lists `id` ([`TOTAL`] for a scanned root and for [`TOTAL`]).
+    pub fn parent(&self, id: NodeId) -> NodeId {
+        if id == TOTAL {
+            return TOTAL;
+        }
+        if let Some(d) = self.dir_index(id) {
+            return self.dirs[d].parent;
+        }
+        let k = self.blocks.partition_point(|&(first, _)| first <= id);
+        match k {
+            0 => TOTAL,
+            k => self.blocks[k - 1].1,
+        }
+    }
+
+    /// Stores `n` as entry `id`: its kind, flags, sizes, time, count and children (the name
+    /// stays). A directory gets a [`DirInfo`] the first time it needs one.
+    pub fn set_node(&mut self, id: NodeId, n: &Node) {
+        let needs_dir = n.is_dir() || n.child_count > 0;
+        let i = id as usize;
+        let had_dir = self.slots[i].has_dir();
+        if needs_dir && !had_dir {
+            let parent = self.parent(id);
+            self.clear_wide(id);
+            let d = self.dirs.len() as u32;
+            self.dirs.push(DirInfo {
+                parent,
+                ..DirInfo::default()
+            });
+            self.slots[i].meta = (self.slots[i].meta & !(NO_ENTRY | WIDE_ENTRIES)) | HAS_DIR;
+            self.slots[i].disk = d;
+            self.slots[i].apparent = 0;
+            self.slots[i].time = 0;
+        } else if !needs_dir && had_dir {
+            // a directory rescanned as a file: its DirInfo stays behind, unused
+            self.slots[i].meta &= !HAS_DIR;
+        }
+        let s = &mut self.slots[i];
+        const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES;
+        s.meta = (s.meta & KEPT) | ((n.packed >> 32) as u32 & !KEPT);
+        if let Some(d) = self.dir_index(id) {
+            let d = &mut self.dirs[d];
+            d.first_child = n.first_child;
+            d.child_count = n.child_count;
+            d.entries = n.entries;
+            d.disk = n.disk;
+            d.apparent = n.apparent;
+            d.mtime = n.mtime;
+        } else {
+            self.set_leaf_values(id, n);
+        }
+    }
+
+    fn clear_wide(&mut self, id: NodeId) {
+        if !self.wide.is_empty() {
+            for f in [Field::Disk, Field::Apparent, Field::Time, Field::Entries] {
+                self.wide.remove(&wide_key(id, f));
+            }
+        }
+    }
+
+    fn set_leaf_values(&mut self, id: NodeId, n: &Node) {
+        let disk = match n.disk {
+            d if d % 512 == 0 && d / 512 < u64::from(ESC) => (d / 512) as u32,
+            _ => ESC,
+        };
+        let apparent = u32::try_from(n.apparent)
+            .ok()
+            .filter(|&a| a != ESC)
+            .unwrap_or(ESC);
+        let time = u32::try_from(n.mtime)
+            .ok()
+            .filter(|&t| t != ESC)
+            .unwrap_or(ESC);
+        let entries = match n.entries {
+            0 => NO_ENTRY,
+            1 => 0,
+            _ => WIDE_ENTRIES,
+        };
+        let s = &mut self.slots[id as usize];
+        let was_wide =
+            s.disk == ESC || s.apparent == ESC || s.time == ESC || s.meta & WIDE_ENTRIES != 0;
+        s.disk = disk;
+        s.apparent = apparent;
+        s.time = time;
+        s.meta = (s.meta & !(NO_ENTRY | WIDE_ENTRIES)) | entries;
+        if was_wide {
+            self.clear_wide(id);
+        }
+        let wide = [
+            (disk == ESC, Field::Disk, n.disk),
+            (apparent == ESC, Field::Apparent, n.apparent),
+            (time == ESC, Field::Time, n.mtime as u64),
+            (
+                entries == WIDE_ENTRIES,
+                Field::Entries,
+                u64::from(n.entries),
+            ),
+        ];
+        for (escaped, f, v) in wide {
+            if escaped {
+                self.wide.insert(wide_key(id, f), v);
+            }
+        }
+    }
+
+    /// Appends `n` (its name already in the arena at its span) as a child of `parent`;
+    /// [`Tree::close_block`] then records the block. Returns its id.
+    pub(super) fn push_node(&mut self, parent: NodeId, n: &Node) -> NodeId {
+        let id = self.slots.len() as NodeId;
+        self.slots.push(Slot {
+            name_lo: n.packed as u32,
+            meta: (n.packed >> 32) as u32 & 0xffff,
+            ..Slot::default()
+        });
+        if n.is_dir() || n.child_count > 0 {
+            self.slots[id as usize].meta |= HAS_DIR;
+            self.slots[id as usize].disk = self.dirs.len() as u32;
+            self.dirs.push(DirInfo {
+                parent,
+                ..DirInfo::default()
+            });
+        }
+        self.set_node(id, n);
+        id
+    }
+
+    /// Records `first .. first + count` (appended last) as the children of `parent`.
+    pub(super) fn close_block(&mut self, parent: NodeId, first: NodeId, count: u32) {
+        match self.blocks.last_mut() {
+            // the same block again, longer (entries appended, then more of them)
+            Some(last) if last.0 == first => *last = (first, parent),
+            _ if count > 0 => {
+                debug_assert!(self.blocks.last().is_none_or(|&(f, _)| f < first));
+                self.blocks.push((first, parent));
+            }
+            _ => {}
+        }
+        let mut p = self.node(parent);
+        p.first_child = first;
+        p.child_count = count;
+        self.set_node(parent, &p);
+    }
+
+    /// Turns a tree laid out last entry first (each block of children placed before its
+    /// parent, whose `first_child` is its block's first id then) around: `flip` maps an id
+    /// to its place. Parents and blocks are found from the children's ranges.
+    pub(super) fn reverse_placed(&mut self, flip: impl Fn(NodeId) -> NodeId) {
+        self.slots.reverse();
+        self.wide = std::mem::take(&mut self.wide)
+            .into_iter()
+            .map(|(k, v)| ((u64::from(flip((k >> 2) as NodeId)) << 2) | (k & 3), v))
+            .collect();
+        for d in &mut self.dirs {
+            if d.child_count > 0 {
+                d.first_child = flip(d.first_child + d.child_count - 1);
+            }
+        }
+        self.blocks.clear();
+        for id in 0..self.len() as NodeId {
+            let Some(d) = self.dir_index(id) else {
+                continue;
+            };
+            let DirInfo {
+                first_child,
+                child_count,
+                ..
+            } = self.dirs[d];
+            if child_count > 0 {
+                self.blocks.push((first_child, id));
+            }
+            for c in first_child..first_child + child_count {
+                if let Some(cd) = self.dir_index(c) {
+                    self.dirs[cd].parent = id;
+                }
+            }
+        }
+        self.blocks.sort_unstable();
+        if let Some(d) = self.dir_index(TOTAL) {
+            self.dirs[d].parent = TOTAL;
+        }
+    }
+
+    /// Whether `id` keeps its sizes in a [`DirInfo`] (a directory, or anything with children).
+    pub(super) fn has_dir_info(&self, id: NodeId) -> bool {
+        self.slots[id as usize].has_dir()
+    }
+
+    /// The raw slots, for sweeps over every entry.
+    pub(super) fn slot(&self, id: NodeId) -> &Slot {
+        &self.slots[id as usize]
+    }
+
+    pub(super) fn slot_mut(&mut self, id: NodeId) -> &mut Slot {
+        &mut self.slots[id as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::flags;
+
+    #[test]
+    fn slots_and_directories_stay_compact() {
+        assert_eq!(std::mem::size_of::<Slot>(), 20);
+        assert_eq!(std::mem::size_of::<DirInfo>(), 40);
+    }
+
+    #[test]
+    fn values_that_do_not_fit_a_slot_come_back_whole() {
+        let mut t = Tree::with_total();
+        let cases = [
+            (0, 0, 0, 1),
+            (512, 1, 1, 0),
+            (4096 * 3, 12_000, 1_700_000_000, 1),
+            (1 << 45, 5 << 32, -5, 1), // 32 TiB, 20 GiB, before 1970
+            (513, u64::from(u32::MAX), i64::from(u32::MAX), 7), // odd size, the escapes
+            (u64::MAX, u64::MAX, i64::MAX, u32::MAX),
+        ];
+        for (disk, apparent, mtime, entries) in cases {
+            let mut n = Node::new(EntryKind::File, disk, apparent, mtime, flags::HARDLINK);
+            n.entries = entries;
+            let id = t.push_node(TOTAL, &n);
+            let got = t.node(id);
+            assert_eq!(
+                (got.disk, got.apparent, got.mtime, got.entries, got.kind()),
+                (disk, apparent, mtime, entries, EntryKind::File)
+            );
+            assert!(got.has(flags::HARDLINK));
+            // and back to small values: nothing wide is left behind
+            t.set_node(id, &Node::new(EntryKind::Symlink, 1024, 3, 9, 0));
+            let got = t.node(id);
+            assert_eq!(
+                (got.disk, got.apparent, got.mtime, got.entries),
+                (1024, 3, 9, 1)
+            );
+            assert_eq!(got.kind(), EntryKind::Symlink);
+        }
+        assert!(t.wide.is_empty(), "{:?}", t.wide);
+    }
+
+    #[test]
+    fn a_file_becoming_a_directory_keeps_its_parent() {
+        let mut t = Tree::with_total();
+        let d = t.push_node(TOTAL, &Node::new(EntryKind::Dir, 0, 0, 0, 0));
+        t.close_block(TOTAL, d, 1);
+        let f = t.push_node(d, &Node::new(EntryKind::File, 512, 1, 1, 0));
+        t.close_block(d, f, 1);
+        assert_eq!(t.parent(f), d);
+        t.set_node(f, &Node::new(EntryKind::Dir, 4096, 4096, 1, 0));
+        assert_eq!((t.parent(f), t.node(f).disk), (d, 4096));
+        t.set_node(f, &Node::new(EntryKind::File, 512, 1, 1, 0));
+        assert_eq!(
+            (t.parent(f), t.node(f).disk, t.node(f).is_dir()),
+            (d, 512, false)
+        );
+    }
+}
