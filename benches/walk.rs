@@ -115,6 +115,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(threads),
         keep_identity: false,
+        sparse_identity: false,
         keep_extra: false,
         fold_files: false,
     }

@@ -150,6 +150,7 @@ impl Config {
             && !cli.apparent_size
             && !cli.filecount
             && cli.filetime.is_none();
+        let roots = paths.len();
         Ok(Config {
             paths,
             walk: walk_options(
@@ -159,6 +160,7 @@ impl Config {
                 exclusions,
                 &filters,
                 import.is_some(),
+                roots,
             ),
             filters,
             view: view_options(&cli, &numbers, collapse, stdout),
@@ -308,6 +310,7 @@ fn walk_options(
     exclusions: Exclusions,
     filters: &PathFilters,
     imported: bool,
+    roots: usize,
 ) -> WalkOptions {
     let size_mode = if cli.filetime.is_some() {
         SizeMode::Time
@@ -336,6 +339,7 @@ fn walk_options(
         // devices and inodes name mount points and hard links in an export, and
         // deleting in the interactive view re-checks them
         keep_identity: matches!(mode, Mode::Export(_) | Mode::Interactive(_)),
+        sparse_identity: matches!(mode, Mode::Export(_)) && roots == 1 && !cli.dereference_links,
         // the time filters and -m read times (and stat every entry, even with -f)
         keep_extra: export.is_some_and(|e| e.extended)
             || !filters.times.is_empty()

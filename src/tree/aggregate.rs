@@ -57,23 +57,38 @@ impl Tree {
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
     /// filesystem) contribute nothing of their own. Call once, after [`Tree::apply_filters`].
     ///
-    /// Skipped directories lose their own sizes first (a pass over the directories only);
-    /// then one sweep over the blocks of children from the last to the first: a block's
-    /// children (larger ids than their parent, and than any block before theirs) are summed
-    /// in registers and added into their parent once, before the parent's own block is met.
+    /// Skipped directories lose their own sizes first; then one sweep over the blocks of
+    /// children from the last to the first: a block's children (larger ids than their
+    /// parent, and than any block before theirs) are summed in registers and added into
+    /// their parent once, before the parent's own block is met.
     pub fn finish(&mut self) {
         const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        for id in 0..self.len() as NodeId {
-            let s = self.slot(id);
-            if id == TOTAL || (s.flags() & SKIPPED != 0 && self.has_dir_info(id)) {
-                self.zero_own(id);
-            }
+        let skipped_dirs: Vec<NodeId> = (0..self.len() as NodeId)
+            .filter(|&id| self.slot(id).flags() & SKIPPED != 0 && self.has_dir_info(id))
+            .collect();
+        for id in std::iter::once(TOTAL).chain(skipped_dirs) {
+            self.zero_own(id);
         }
-        let mut end = self.len() as NodeId;
+        let mut end = self.len();
+        let mut others = Vec::new();
         for k in (0..self.blocks.len()).rev() {
             let (first, parent) = self.blocks[k];
             let mut sums = Sums::default();
-            for id in (first..end).rev() {
+            // files first, straight from their slots; directories, skipped entries and
+            // values kept whole after them (the sums do not depend on the order)
+            let block = &self.slots[first as usize..end];
+            for (id, slot) in (first..).zip(block) {
+                match slot.small_values() {
+                    Some((disk, apparent, entries, mtime)) if slot.flags() & SKIPPED == 0 => {
+                        sums.disk = sums.disk.saturating_add(disk);
+                        sums.apparent = sums.apparent.saturating_add(apparent);
+                        sums.entries = sums.entries.saturating_add(entries);
+                        sums.mtime = sums.mtime.max(mtime);
+                    }
+                    _ => others.push(id),
+                }
+            }
+            for id in others.drain(..) {
                 let mut n = self.node(id);
                 let skipped = n.has(SKIPPED);
                 let counted = n.disk | n.apparent | u64::from(n.entries) != 0;
@@ -91,7 +106,7 @@ impl Tree {
             let mut p = self.node(parent);
             sums.add_into(&mut p);
             self.set_node(parent, &p);
-            end = first;
+            end = first as usize;
         }
     }
 

@@ -13,6 +13,7 @@ pub type LinkKey = (u64, u64);
 pub struct TreeBuilder {
     tree: Tree,
     keep_identity: bool,
+    sparse_identity: bool,
     keep_extra: bool,
     /// How many nodes and name bytes [`TreeBuilder::room_ahead`] has handed out so far.
     ready_nodes: usize,
@@ -57,6 +58,7 @@ impl TreeBuilder {
         TreeBuilder {
             tree: Tree::with_total(),
             keep_identity: false,
+            sparse_identity: false,
             keep_extra: false,
             ready_nodes: AHEAD_NODES,
             ready_names: AHEAD_NAMES,
@@ -68,6 +70,16 @@ impl TreeBuilder {
         TreeBuilder {
             keep_identity: keep,
             ..TreeBuilder::new()
+        }
+    }
+
+    /// Of the identities, keeps only those an export reads ([`Tree::sparse_identity`]):
+    /// of directories and scanned roots, of hard-linked files, and of entries on another
+    /// device than their directory. Set their flags before their identities.
+    pub fn sparse_identity(self, sparse: bool) -> TreeBuilder {
+        TreeBuilder {
+            sparse_identity: sparse,
+            ..self
         }
     }
 
@@ -155,6 +167,18 @@ impl TreeBuilder {
         if !self.keep_identity {
             return;
         }
+        if self.sparse_identity {
+            let t = &self.tree;
+            let parent = t.parent(id);
+            let needed = t.has_dir_info(id)
+                || parent == TOTAL
+                || t.slot(id).flags() & super::flags::HARDLINK != 0
+                || t.identity_of(parent).map(|(dev, _)| dev) != Some(key.0);
+            if needed {
+                self.tree.sparse_identity.insert(id, key);
+            }
+            return;
+        }
         let ids = &mut self.tree.identity;
         if ids.len() < self.tree.slots.len() {
             ids.resize(self.tree.slots.len(), (0, 0));
@@ -221,8 +245,7 @@ impl TreeBuilder {
         self.tree.names.extend_from_slice(names);
         self.tree.slots.reserve(nodes.len());
         for n in nodes {
-            let id = self.tree.push_node(parent, n);
-            self.tree.slot_mut(id).shift_name(base);
+            self.tree.push_node_named(parent, n, base);
         }
     }
 
@@ -248,7 +271,7 @@ impl TreeBuilder {
     }
 
     pub fn into_tree(mut self) -> Tree {
-        if self.keep_identity {
+        if self.keep_identity && !self.sparse_identity {
             let n = self.tree.len();
             self.tree.identity.resize(n, (0, 0));
         }

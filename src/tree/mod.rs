@@ -200,6 +200,9 @@ pub struct Tree {
     /// file, and exports name hard links and mount points. Empty otherwise (16 bytes an entry
     /// that the static view does not need).
     pub identity: Vec<LinkKey>,
+    /// The identities an export needs, when only they were kept (`sparse_identity` of
+    /// [`TreeBuilder`]): 16 bytes an entry were most of what an export held beyond the tree.
+    pub sparse_identity: FxHashMap<NodeId, LinkKey>,
     /// Link counts of the hard-linked files ([`flags::HARDLINK`]), kept with the identities:
     /// an export tells readers how many names an inode has in all.
     pub links: FxHashMap<NodeId, u32>,
@@ -307,7 +310,10 @@ impl Tree {
 
     /// The scanned `(dev, ino)` of a node, if identities were kept.
     pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
-        self.identity.get(id as usize).copied()
+        match self.identity.get(id as usize) {
+            Some(&key) => Some(key),
+            None => self.sparse_identity.get(&id).copied(),
+        }
     }
 
     /// The link count of a hard-linked file, if identities were kept.

@@ -72,6 +72,37 @@ impl Slot {
         self.meta & HAS_DIR != 0
     }
 
+    /// This slot holding `n`'s sizes, time and count, if they all fit.
+    #[inline]
+    fn with_small_values(mut self, n: &Node) -> Option<Slot> {
+        let fits = n.disk.is_multiple_of(512)
+            && n.disk / 512 < u64::from(ESC)
+            && n.apparent < u64::from(ESC)
+            && (0..i64::from(ESC)).contains(&n.mtime)
+            && n.entries <= 1;
+        fits.then(|| {
+            self.disk = (n.disk / 512) as u32;
+            self.apparent = n.apparent as u32;
+            self.time = n.mtime as u32;
+            if n.entries == 0 {
+                self.meta |= NO_ENTRY;
+            }
+            self
+        })
+    }
+
+    /// A leaf's (disk, apparent, entries, mtime), if none of them is kept whole elsewhere.
+    #[inline]
+    pub(super) fn small_values(&self) -> Option<(u64, u64, u32, i64)> {
+        let wide = self.disk == ESC || self.apparent == ESC || self.time == ESC;
+        (!wide && self.meta & (HAS_DIR | WIDE_ENTRIES) == 0).then_some((
+            u64::from(self.disk) * 512,
+            u64::from(self.apparent),
+            u32::from(self.meta & NO_ENTRY == 0),
+            i64::from(self.time),
+        ))
+    }
+
     pub(super) fn flags(&self) -> u8 {
         (self.meta >> 24) as u8
     }
@@ -83,14 +114,6 @@ impl Slot {
     pub(super) fn name_span(&self) -> (usize, usize) {
         let off = (u64::from(self.meta & 0xff) << 32) | u64::from(self.name_lo);
         (off as usize, ((self.meta >> 8) & 0xff) as usize)
-    }
-
-    /// Moves the name offset by `by` (the name is copied `by` bytes further on).
-    pub(super) fn shift_name(&mut self, by: u64) {
-        let (off, _) = self.name_span();
-        let off = off as u64 + by;
-        self.name_lo = off as u32;
-        self.meta = (self.meta & !0xff) | ((off >> 32) as u32 & 0xff);
     }
 }
 
@@ -240,7 +263,7 @@ impl Tree {
 
     fn set_leaf_values(&mut self, id: NodeId, n: &Node) {
         let disk = match n.disk {
-            d if d % 512 == 0 && d / 512 < u64::from(ESC) => (d / 512) as u32,
+            d if d.is_multiple_of(512) && d / 512 < u64::from(ESC) => (d / 512) as u32,
             _ => ESC,
         };
         let apparent = u32::try_from(n.apparent)
@@ -286,21 +309,41 @@ impl Tree {
     /// Appends `n` (its name already in the arena at its span) as a child of `parent`;
     /// [`Tree::close_block`] then records the block. Returns its id.
     pub(super) fn push_node(&mut self, parent: NodeId, n: &Node) -> NodeId {
+        self.push_node_named(parent, n, 0)
+    }
+
+    /// [`Tree::push_node`] of a node whose name is `name_base` bytes further on in the arena
+    /// than its span says (a directory's names built apart, then appended at `name_base`).
+    #[inline]
+    pub(super) fn push_node_named(&mut self, parent: NodeId, n: &Node, name_base: u64) -> NodeId {
         let id = self.slots.len() as NodeId;
-        self.slots.push(Slot {
-            name_lo: n.packed as u32,
-            meta: (n.packed >> 32) as u32 & 0xffff,
+        let packed = n.packed + name_base; // the offset is the low bits
+        let meta = (packed >> 32) as u32 & !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES);
+        let mut slot = Slot {
+            name_lo: packed as u32,
+            meta,
             ..Slot::default()
-        });
+        };
         if n.is_dir() || n.child_count > 0 {
-            self.slots[id as usize].meta |= HAS_DIR;
-            self.slots[id as usize].disk = self.dirs.len() as u32;
+            slot.meta |= HAS_DIR;
+            slot.disk = self.dirs.len() as u32;
+            self.slots.push(slot);
             self.dirs.push(DirInfo {
                 parent,
-                ..DirInfo::default()
+                first_child: n.first_child,
+                child_count: n.child_count,
+                entries: n.entries,
+                disk: n.disk,
+                apparent: n.apparent,
+                mtime: n.mtime,
             });
+        } else if let Some(small) = slot.with_small_values(n) {
+            // the common case, kept apart from set_node: a walk appends every entry here
+            self.slots.push(small);
+        } else {
+            self.slots.push(slot);
+            self.set_leaf_values(id, n);
         }
-        self.set_node(id, n);
         id
     }
 

@@ -74,6 +74,7 @@ impl App {
             mapper: Mapper::default(),
             walk: WalkOptions {
                 keep_identity: true,
+                sparse_identity: false,
                 ..walk
             },
             filters,
@@ -367,6 +368,7 @@ mod tests {
                 exclusions: Default::default(),
                 threads: Some(1),
                 keep_identity: true,
+                sparse_identity: false,
                 keep_extra: false,
                 fold_files: false,
             },

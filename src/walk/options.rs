@@ -30,6 +30,12 @@ pub struct WalkOptions {
     /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
     /// exporting; the static view does not need them).
     pub keep_identity: bool,
+    /// With `keep_identity`, only the identities an export reads: of directories, of hard
+    /// links and of entries on another device than their directory ([`TreeBuilder`]'s
+    /// `sparse_identity`). Only where no other name can count a file twice: one path, no -L.
+    ///
+    /// [`TreeBuilder`]: crate::tree::TreeBuilder
+    pub sparse_identity: bool,
     /// Record every node's owner and mode in [`crate::tree::Tree::owners`] (ncdu's extended
     /// export).
     pub keep_extra: bool,

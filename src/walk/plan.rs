@@ -177,6 +177,7 @@ mod tests {
             exclusions: Exclusions::default(),
             threads: None,
             keep_identity: flags.contains('i'),
+            sparse_identity: false,
             keep_extra: flags.contains('e'),
             fold_files: flags.contains('d'),
         }

@@ -36,7 +36,9 @@ impl<'a> Walker<'a> {
         if !reserve_ahead {
             sys::one_malloc_arena();
         }
-        let builder = TreeBuilder::with_identity(opts.keep_identity).with_extra(opts.keep_extra);
+        let builder = TreeBuilder::with_identity(opts.keep_identity)
+            .sparse_identity(opts.sparse_identity)
+            .with_extra(opts.keep_extra);
         *lock(&live.builder) = if reserve_ahead {
             builder.reserved_for_walk()
         } else {

@@ -19,6 +19,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(threads),
         keep_identity,
+        sparse_identity: false,
         keep_extra: false,
         fold_files: false,
     }

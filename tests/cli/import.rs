@@ -75,6 +75,7 @@ fn export_then_import_gives_back_the_scanned_tree() {
             exclusions: Exclusions::default(),
             threads: Some(2),
             keep_identity: true,
+            sparse_identity: false,
             keep_extra: extended,
             fold_files: false,
         };

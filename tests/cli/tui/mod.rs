@@ -39,6 +39,7 @@ pub fn walk_options(mode: SizeMode) -> WalkOptions {
         exclusions: Exclusions::default(),
         threads: Some(2),
         keep_identity: true,
+        sparse_identity: false,
         keep_extra: false,
         fold_files: false,
     }
