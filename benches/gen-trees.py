@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Create deterministic directory trees for the hogs benchmarks.
 
-Usage: gen-trees.py DIR [TREE...]
+Usage: gen-trees.py [-j JOBS] DIR [TREE...]
+       gen-trees.py --count TREE...     (big and the curve trees: entries, nothing made)
 
-Trees (all of them when none is named), each created as DIR/TREE:
+Trees (all but the curve trees when none is named), each created as DIR/TREE:
 
   balanced     1010 directories (10 x 10 x 9 levels), 20 files in each:
                ~21k entries of typical small-file sizes
@@ -16,12 +17,26 @@ Trees (all of them when none is named), each created as DIR/TREE:
                symlinks to files and directories, symlink loops, a link to
                '..' and a dangling one
 
+The curve trees, for entries against memory and time (benches/memory-curve.sh),
+built only when named:
+
+  big1m        ~1.0M entries \  directories part0, part1, ... each a tree of
+  big2m        ~2.0M entries  > big's shape from a seed of its own (part0 has
+  big5m        ~5.0M entries /   big's seed: big's names and sizes); each tree's
+               parts are the first parts of the next, so they only add entries.
+               Unlike big, a file of at most 8 KiB (96% of them) is a hole: its
+               apparent size is big's, but it has no block on disk: big5m takes
+               4.2 GB of disk (big's files would make it 20 GB) and 5M inodes;
+               8.4 minutes to build with -j 2 (big1m 1.5, big2m 2.2), which
+               builds two parts at a time, a process each.
+
 Everything comes from fixed seeds, so names, sizes and link structure are the
 same on every run and every machine (disk usage still depends on the file
 system's block size). A finished tree gets a marker DIR/.TREE.done (outside
-the tree, so it is not counted) written last; a tree whose marker matches the
-current generator version is skipped, anything else under DIR/TREE is
-removed and rebuilt. Only the Python standard library is used.
+the tree, so it is not counted) written last, with the entries below DIR/TREE
+(`du --inodes -s` counts one more: the tree's own directory); a tree whose
+marker matches the current generator version is skipped, anything else under
+DIR/TREE is removed and rebuilt. Only the Python standard library is used.
 """
 import os
 import random
@@ -38,16 +53,17 @@ PAYLOAD = memoryview(random.Random(12345).randbytes(64 * 1024))
 MAX_REAL = 16 * 1024  # bytes actually written; larger files get a sparse tail
 
 
-def new_file(dfd, name, size):
+def new_file(dfd, name, size, hole_max=-1):
     """Create `name` in directory fd `dfd`, `size` bytes long.
 
     Up to MAX_REAL bytes are written; beyond that the file is extended with
     ftruncate (a sparse tail), which keeps generation fast and the trees
-    small on disk while apparent sizes stay realistic.
+    small on disk while apparent sizes stay realistic. A file of at most
+    `hole_max` bytes gets no data at all: one hole, no block on disk.
     """
     fd = os.open(name, O_CREATE, 0o644, dir_fd=dfd)
     try:
-        real = min(size, MAX_REAL)  # MAX_REAL < len(PAYLOAD)
+        real = 0 if size <= hole_max else min(size, MAX_REAL)  # MAX_REAL < len(PAYLOAD)
         off = 0
         while off < real:
             off += os.write(fd, PAYLOAD[off:real])
@@ -145,24 +161,55 @@ def tree_deep_narrow(root_fd):
     return "1500 nested directories"
 
 
-def tree_big(root_fd):
-    rng = random.Random(315)  # seed picked for ~503k entries
+class Disk:
+    """Makes what a generator asks for; files of at most `hole_max` bytes are holes."""
+
+    def __init__(self, hole_max=-1):
+        self.hole_max = hole_max
+
+    def file(self, dfd, name, size):
+        new_file(dfd, name, size, self.hole_max)
+
+    def symlink(self, target, name, dfd):
+        os.symlink(target, name, dir_fd=dfd)
+
+    dir = staticmethod(new_dir)
+    image = staticmethod(sparse_image)
+    dup = staticmethod(os.dup)
+    close = staticmethod(os.close)
+
+
+class DryRun:
+    """Makes nothing (--count). A generator's random draws never depend on the file
+    system, so it counts what the real run makes."""
+
+    def file(self, *_):
+        pass
+
+    symlink = dir = image = dup = close = file
+
+
+COUNTED = ("dirs", "files", "symlinks", "sparse")  # the kinds grow_big counts: all it makes
+
+
+def grow_big(root_fd, rng, make):
+    """The shape of `big`, drawn from `rng`, under directory fd `root_fd`."""
     n = {"dirs": 0, "files": 0, "symlinks": 0, "sparse": 0}
     # Explicit stack (no recursion): (dir fd, depth).
-    stack = [(os.dup(root_fd), 0)]
+    stack = [(make.dup(root_fd), 0)]
     while stack:
         dfd, depth = stack.pop()
         names = []
         for k in range(rng.randint(2, 23)):
             name = f"{rng.choice(('mod', 'lib', 'test', 'util', 'gen', 'data'))}{k:02d}.{rng.choice(SUFFIXES)}"
-            new_file(dfd, name, size_tiny_tail(rng))
+            make.file(dfd, name, size_tiny_tail(rng))
             names.append(name)
         n["files"] += len(names)
         if rng.random() < 0.05:
-            os.symlink(rng.choice(names), "latest", dir_fd=dfd)
+            make.symlink(rng.choice(names), "latest", dfd)
             n["symlinks"] += 1
         if rng.random() < 1 / 1500:
-            sparse_image(dfd, "disk.img", rng.randint(64, 1024) << 20)
+            make.image(dfd, "disk.img", rng.randint(64, 1024) << 20)
             n["sparse"] += 1
         if depth < 3:
             fan = rng.randint(10, 20)
@@ -173,10 +220,61 @@ def tree_big(root_fd):
         else:
             fan = 0
         for j in range(fan):
-            stack.append((new_dir(dfd, f"pkg{j:02d}"), depth + 1))
+            stack.append((make.dir(dfd, f"pkg{j:02d}"), depth + 1))
             n["dirs"] += 1
-        os.close(dfd)
+        make.close(dfd)
+    return n
+
+
+def tree_big(root_fd, make=Disk()):
+    n = grow_big(root_fd, random.Random(315), make)  # seed picked for ~503k entries
     return " ".join(f"{k}={v}" for k, v in n.items())
+
+
+# The curve trees: parts of big's shape, one seed each. Part 0 has big's seed (big's names
+# and sizes, one level down); the others were picked with --count among seeds 300..350
+# (230k..497k entries each: big's seed gives more than most) for totals of 1.0M, 2.0M and
+# 5.0M entries. A tree's parts are the first ones of the next: big2m is big1m and three
+# parts more.
+PART_SEEDS = (315, 314, 322, 327, 334, 302, 303, 307, 316, 320, 337, 350)
+CURVE_PARTS = {"big1m": 2, "big2m": 5, "big5m": 12}
+# In the curve trees a file of at most this many bytes is a hole: its apparent size is
+# kept, with no block on disk (96% of the files), which keeps big5m to 4.2 GB instead of 20.
+CURVE_HOLE_MAX = 8192
+
+
+def grow_part(root, k, dry):
+    """Part k of a curve tree, as directory part<k> of directory `root` (a path)."""
+    make = DryRun() if dry else Disk(CURVE_HOLE_MAX)
+    fd = None
+    if not dry:
+        root_fd = os.open(root, O_DIR)
+        try:
+            fd = new_dir(root_fd, f"part{k}")
+        finally:
+            os.close(root_fd)
+    try:
+        n = grow_big(fd, random.Random(PART_SEEDS[k]), make)
+    finally:
+        make.close(fd)
+    n["dirs"] += 1  # part<k> itself
+    return n
+
+
+def curve_tree(name, root, dry=False, jobs=1):
+    """Builds curve tree `name` in the existing, empty directory `root`, `jobs` parts at a
+    time (a process each); returns its counts by kind and per part."""
+    args = [(root, k, dry) for k in range(CURVE_PARTS[name])]
+    if jobs > 1 and not dry:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(min(jobs, len(args))) as pool:
+            counts = list(pool.map(grow_part, *zip(*args)))
+    else:
+        counts = [grow_part(*a) for a in args]
+    n = {key: sum(c[key] for c in counts) for key in counts[0]}
+    parts = ",".join(str(sum(c.values())) for c in counts)
+    return " ".join(f"{k}={v}" for k, v in n.items()) + f" parts={parts}"
 
 
 def tree_links(root_fd):
@@ -217,6 +315,7 @@ TREES = {
     "big": tree_big,
     "links": tree_links,
 }
+CURVE = ("big1m", "big2m", "big5m")  # built by curve_tree, and only when named
 
 
 def count_entries(path):
@@ -231,7 +330,7 @@ def count_entries(path):
     return total
 
 
-def build(base, name):
+def build(base, name, jobs=1):
     path = os.path.join(base, name)
     marker = os.path.join(base, f".{name}.done")
     try:
@@ -249,11 +348,14 @@ def build(base, name):
         subprocess.run(["rm", "-rf", "--", path], check=True)
     start = time.monotonic()
     os.mkdir(path, 0o755)
-    root_fd = os.open(path, O_DIR)
-    try:
-        detail = TREES[name](root_fd)
-    finally:
-        os.close(root_fd)
+    if name in CURVE:
+        detail = curve_tree(name, path, jobs=jobs)
+    else:
+        root_fd = os.open(path, O_DIR)
+        try:
+            detail = TREES[name](root_fd)
+        finally:
+            os.close(root_fd)
     entries = count_entries(path)
     info = f"{GEN_VERSION} entries={entries} {detail}"
     with open(marker + ".tmp", "w") as f:
@@ -263,18 +365,38 @@ def build(base, name):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+    args = argv[1:]
+    if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
-        return 0 if len(argv) >= 2 else 2
-    base = argv[1]
-    names = argv[2:] or list(TREES)
-    unknown = [n for n in names if n not in TREES]
+        return 0 if args else 2
+    if args[0] == "--count":
+        for name in args[1:]:
+            if name == "big":
+                detail = tree_big(None, DryRun())
+            elif name in CURVE:
+                detail = curve_tree(name, None, dry=True)
+            else:
+                print(f"--count: only big and {', '.join(CURVE)}, not {name}", file=sys.stderr)
+                return 2
+            n = sum(int(kv.split("=")[1]) for kv in detail.split() if kv.split("=")[0] in COUNTED)
+            print(f"{name}: entries={n} {detail}")
+        return 0
+    jobs = 1
+    if args[0] == "-j" and len(args) > 1 and args[1].isdigit() and int(args[1]) > 0:
+        jobs, args = int(args[1]), args[2:]
+    if not args:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    base = args[0]
+    names = args[1:] or list(TREES)
+    unknown = [n for n in names if n not in TREES and n not in CURVE]
     if unknown:
-        print(f"unknown tree(s): {' '.join(unknown)}; known: {' '.join(TREES)}", file=sys.stderr)
+        known = " ".join([*TREES, *CURVE])
+        print(f"unknown tree(s): {' '.join(unknown)}; known: {known}", file=sys.stderr)
         return 2
     os.makedirs(base, exist_ok=True)
     for name in names:
-        build(base, name)
+        build(base, name, jobs)
     return 0
 
 
