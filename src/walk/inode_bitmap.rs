@@ -11,7 +11,9 @@ use rustc_hash::FxHashMap;
 const PAGE_BITS: u32 = 12;
 const PAGE_WORDS: usize = (1 << PAGE_BITS) / 64;
 
-/// Claims whose log takes as much memory as a page (a claim is 16 bytes).
+/// Claims that took as much memory as a page when a claim was 16 bytes (a packed claim
+/// takes 1 to 3 now, see `dedup::claim_log`): the budget of pages is left as it was, so
+/// that where the numbers are too sparse for a bitmap is what it was.
 const CLAIMS_PER_PAGE: usize = PAGE_WORDS * 8 / 16;
 
 /// One bit per inode number, in pages allocated as numbers are met. Inode numbers of one

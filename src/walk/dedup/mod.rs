@@ -9,12 +9,13 @@
 //!
 //! A file needs no answer during the walk, only a name that owns its inode by the end, and
 //! in `-f` mode every file claims (without a stat there is no link count to say which may
-//! be shared). So file claims are only logged, 16 bytes each, and duplicates are found after
-//! the walk in one pass over a bitmap indexed by inode number. A hash set of every inode
-//! costs several times the memory of a claim, and its growth (page faults included) a
-//! large share of the -f walk's time. The owner of a shared inode is the name a depth-first
-//! walk in directory order meets first — what GNU du counts — whatever thread got there
-//! first.
+//! be shared). So file claims are only logged, packed (a directory's files in one run, their
+//! inode numbers as varint differences: a byte or two each, see `claim_log`), and duplicates
+//! are found after the walk in one pass over a bitmap indexed by inode number. A hash set
+//! of every inode costs many times the memory of a claim, and its growth (page faults
+//! included) a large share of the -f walk's time. The owner of a shared inode is the name
+//! a depth-first walk in directory order meets first — what GNU du counts — whatever
+//! thread got there first.
 
 use std::collections::hash_map::Entry;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -24,8 +25,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::inode_bitmap::InodeBitmap;
 use crate::tree::{LinkKey, NodeId};
 
+mod claim_log;
 mod settle;
 mod verify;
+
+use claim_log::ClaimLog;
 
 pub use settle::SettledClaims;
 
@@ -48,9 +52,8 @@ struct Shard {
     contested: Vec<NodeId>,
 }
 
-/// One file name of an inode that may have others. `dev` is an index into
-/// [`LinkSet::devs`]: a scan meets a handful of devices, and 16 bytes a claim instead of
-/// 24 matter in -f mode, where every file claims.
+/// One file name of an inode that may have others, as a [`ClaimLog`] gives it back. `dev` is
+/// an index into [`LinkSet::devs`]: a scan meets a handful of devices.
 #[derive(Copy, Clone)]
 struct FileClaim {
     ino: u64,
@@ -62,12 +65,13 @@ struct FileClaim {
 struct FileClaims {
     /// (device, its index in `LinkSet::devs`) of the devices this thread met.
     devs: Vec<(u64, u32)>,
-    log: Vec<FileClaim>,
-    /// Claims the log's pages are faulted in for (see [`crate::tree::span_ahead`]).
+    log: ClaimLog,
+    /// Bytes of the log its pages are faulted in for (see [`crate::tree::span_ahead`]).
     ready: usize,
     /// The inodes of `log`, and those met more than once in it, as they are logged: on the
     /// thread that walks, so that settling only merges each thread's bitmap with the others'
-    /// (finding them after the walk, on one thread, was much of the settling). `None` once its inode numbers turned out too sparse.
+    /// (finding them after the walk, on one thread, was much of the settling). `None` once
+    /// its inode numbers turned out too sparse.
     seen: Option<InodeBitmap>,
     /// Files summed into their directories ([`LinkSet::count_folded`]): how many claimed,
     /// and how many in each directory; their inodes go into `seen`, or, once that gave up,
@@ -77,29 +81,53 @@ struct FileClaims {
     folded_set: Option<FxHashSet<(u32, u64)>>,
     /// The folded files' claims, their directory as `id`, when the claims are unverified
     /// ([`LinkSet::unverified`]): a repeated number is then checked by its names.
-    folded_log: Vec<FileClaim>,
+    folded_log: ClaimLog,
+}
+
+impl FileClaims {
+    /// Counts the inode of a file summed into its directory.
+    fn count_folded(&mut self, dev: u32, ino: u64) {
+        self.folded += 1;
+        if let Some(set) = self.folded_set.as_mut() {
+            set.insert((dev, ino));
+        } else if let Some(seen) = self.seen.as_mut() {
+            if !seen.insert(dev, ino, self.folded) {
+                // sparse numbers: a set from here on
+                let mut set = FxHashSet::default();
+                seen.for_each(|d, i| {
+                    set.insert((d, i));
+                });
+                set.insert((dev, ino));
+                self.folded_set = Some(set);
+                self.seen = None;
+            }
+        }
+    }
 }
 
 impl Default for FileClaims {
     fn default() -> Self {
         FileClaims {
             devs: Vec::new(),
-            log: Vec::new(),
+            log: ClaimLog::default(),
             ready: 0,
             seen: Some(InodeBitmap::new()),
             folded: 0,
             folded_dirs: Vec::new(),
             folded_set: None,
-            folded_log: Vec::new(),
+            folded_log: ClaimLog::default(),
         }
     }
 }
 
-/// Claims a thread's log has room for from its first (address space only: its pages are
+/// Bytes a thread's log has room for from its first (address space only: its pages are
 /// taken as it fills, 64 KiB at a time past its first 64 KiB, as the tree's are), so that
-/// growing it never copies it: in -f mode every file claims, 16 bytes each.
-const LOG_RESERVE: usize = 1 << 20;
-const LOG_AHEAD: usize = (64 << 10) / std::mem::size_of::<FileClaim>();
+/// growing it never copies it: in -f mode every file claims, 1 to 3 bytes each mostly.
+const LOG_RESERVE: usize = 16 << 20;
+const LOG_AHEAD: usize = 64 << 10;
+/// Bytes of log a claim is given room for ahead of it ([`LinkSet::file_log_room`]): more
+/// than most take; what a claim takes beyond is faulted in as the log fills.
+const ROOM_PER_CLAIM: usize = 4;
 
 pub struct LinkSet {
     dirs: Box<[Mutex<Shard>]>,
@@ -178,9 +206,14 @@ impl LinkSet {
     /// length of the room (see [`crate::sys::prefault`]).
     pub fn file_log_room(&self, n: usize) -> (usize, usize) {
         let mut files = self.thread_log();
-        files.log.reserve(n);
-        files.ready = files.log.capacity();
-        crate::tree::spare_room(&mut files.log)
+        let files = &mut *files;
+        let room = n.saturating_mul(ROOM_PER_CLAIM);
+        let bytes = files.log.bytes_mut();
+        bytes.reserve(room);
+        let (addr, spare) = crate::tree::spare_room(bytes);
+        let len = spare.min(room);
+        files.ready = bytes.len() + len;
+        (addr, len)
     }
 
     /// Records file names whose inodes may have other names (one directory's at a time: one
@@ -192,27 +225,29 @@ impl LinkSet {
         let mut files = self.thread_log();
         let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
-        if files.log.capacity() == 0 && self.reserve_ahead {
+        if files.log.bytes_mut().capacity() == 0 && self.reserve_ahead {
             // address space; refused (strict overcommit), the log grows as it did
-            let _ = files.log.try_reserve(LOG_RESERVE);
+            let _ = files.log.bytes_mut().try_reserve(LOG_RESERVE);
         }
-        files.log.reserve(claims.len());
-        for &NameClaim {
-            key: (dev, ino),
-            node: id,
-        } in claims
-        {
-            let dev = self.dev_of(&mut files.devs, &mut last, dev);
-            files.log.push(FileClaim { ino, dev, id });
-            let claims = files.log.len();
+        // a run per device (a directory's files are all on its device, but for a mount)
+        for run in claims.chunk_by(|a, b| a.key.0 == b.key.0) {
+            let dev = self.dev_of(&mut files.devs, &mut last, run[0].key.0);
+            let before = files.log.len();
+            files
+                .log
+                .push_named(dev, run.iter().map(|c| (c.key.1, c.node)));
             if let Some(seen) = files.seen.as_mut() {
-                if !seen.insert(dev, ino, claims) {
-                    files.seen = None; // sparse numbers: sorted at the end instead
+                for (i, c) in run.iter().enumerate() {
+                    if !seen.insert(dev, c.key.1, before + i + 1) {
+                        files.seen = None; // sparse numbers: sorted at the end instead
+                        break;
+                    }
                 }
             }
         }
+        let bytes = files.log.bytes_mut();
         let (ready, (addr, len)) =
-            crate::tree::span_ahead(&files.log, files.ready.max(LOG_AHEAD), LOG_AHEAD);
+            crate::tree::span_ahead(bytes, files.ready.max(LOG_AHEAD), LOG_AHEAD);
         files.ready = ready;
         crate::sys::prefault(addr, len);
     }
@@ -228,28 +263,15 @@ impl LinkSet {
         let files = &mut *files;
         let mut last: Option<(u64, u32)> = None;
         files.folded_dirs.push((dir, claims.len() as u32));
-        for &NameClaim {
-            key: (dev, ino), ..
-        } in claims
-        {
-            let dev = self.dev_of(&mut files.devs, &mut last, dev);
-            files.folded += 1;
+        for run in claims.chunk_by(|a, b| a.key.0 == b.key.0) {
+            let dev = self.dev_of(&mut files.devs, &mut last, run[0].key.0);
             if self.unverified {
-                files.folded_log.push(FileClaim { ino, dev, id: dir });
+                files
+                    .folded_log
+                    .push_folded(dev, dir, run.iter().map(|c| c.key.1));
             }
-            if let Some(set) = files.folded_set.as_mut() {
-                set.insert((dev, ino));
-            } else if let Some(seen) = files.seen.as_mut() {
-                if !seen.insert(dev, ino, files.folded) {
-                    // sparse numbers: a set from here on
-                    let mut set = FxHashSet::default();
-                    seen.for_each(|d, i| {
-                        set.insert((d, i));
-                    });
-                    set.insert((dev, ino));
-                    files.folded_set = Some(set);
-                    files.seen = None;
-                }
+            for c in run {
+                files.count_folded(dev, c.key.1);
             }
         }
     }

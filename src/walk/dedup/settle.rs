@@ -4,7 +4,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::PoisonError;
 
-use super::{FileClaim, FileClaims, InodeBitmap, LinkSet};
+use super::{ClaimLog, FileClaims, InodeBitmap, LinkSet};
 use crate::tree::{flags, NodeId, Tree};
 
 impl LinkSet {
@@ -23,7 +23,7 @@ impl LinkSet {
                 tree.set_flag(id, flags::DUPLICATE);
             }
         }
-        let mut logs: Vec<Vec<FileClaim>> = Vec::new();
+        let mut logs: Vec<ClaimLog> = Vec::new();
         let mut seen: Option<Vec<InodeBitmap>> = Some(Vec::new());
         let mut folded = FoldedInodes::default();
         for m in self.files.into_vec() {
@@ -52,7 +52,7 @@ impl LinkSet {
         };
         if !shared.is_empty() {
             let lone = if self.unverified {
-                let repeated = logs.iter().flatten().copied();
+                let repeated = logs.iter().flat_map(ClaimLog::iter);
                 super::verify::lone_inodes(
                     repeated.filter(|c| shared.index(c.dev, c.ino).is_some()),
                     tree,
@@ -78,7 +78,7 @@ impl LinkSet {
 /// What [`LinkSet::settle`] leaves: the claim logs and the inodes met more than once, held
 /// only to be dropped or forgotten.
 pub struct SettledClaims {
-    _logs: Vec<Vec<FileClaim>>,
+    _logs: Vec<ClaimLog>,
     _shared: Shared,
     _folded: FoldedInodes,
 }
@@ -91,7 +91,7 @@ struct FoldedInodes {
     bitmaps: Vec<InodeBitmap>,
     sets: Vec<FxHashSet<(u32, u64)>>,
     /// Each thread's claims when they were unverified (see `FileClaims::folded_log`).
-    logs: Vec<Vec<FileClaim>>,
+    logs: Vec<ClaimLog>,
 }
 
 impl FoldedInodes {
@@ -161,7 +161,7 @@ impl FoldedInodes {
 /// Marks each name of a shared inode but its owner (the first in depth-first order) a
 /// duplicate; the `lone` names are inodes of their own whatever their number.
 fn mark_duplicate_files(
-    logs: &[Vec<FileClaim>],
+    logs: &[ClaimLog],
     shared: &Shared,
     lone: &FxHashSet<NodeId>,
     tree: &mut Tree,
@@ -172,7 +172,7 @@ fn mark_duplicate_files(
     const NO_OWNER: NodeId = NodeId::MAX;
     let mut owners = vec![NO_OWNER; shared.len()];
     let mut order = DirOrder::default();
-    for c in logs.iter().flatten() {
+    for c in logs.iter().flat_map(ClaimLog::iter) {
         let Some(i) = shared.index(c.dev, c.ino).filter(|_| !lone.contains(&c.id)) else {
             continue;
         };
@@ -263,7 +263,7 @@ impl Shared {
 /// (no larger than the log, plus a little), the bitmaps merged; inode numbers too sparse for
 /// that (a filesystem that scatters them) are sorted.
 #[cfg(test)]
-fn shared_inodes(logs: &[Vec<FileClaim>]) -> Shared {
+fn shared_inodes(logs: &[ClaimLog]) -> Shared {
     let mut bitmaps = Vec::new();
     for log in logs {
         let mut seen = InodeBitmap::new();
@@ -278,8 +278,12 @@ fn shared_inodes(logs: &[Vec<FileClaim>]) -> Shared {
     Shared::Bitmap(bitmap, shared)
 }
 
-fn shared_by_sorting(logs: &[Vec<FileClaim>]) -> FxHashSet<(u32, u64)> {
-    let mut keys: Vec<(u32, u64)> = logs.iter().flatten().map(|c| (c.dev, c.ino)).collect();
+fn shared_by_sorting(logs: &[ClaimLog]) -> FxHashSet<(u32, u64)> {
+    let mut keys: Vec<(u32, u64)> = logs
+        .iter()
+        .flat_map(ClaimLog::iter)
+        .map(|c| (c.dev, c.ino))
+        .collect();
     keys.sort_unstable();
     keys.chunk_by(|a, b| a == b)
         .filter(|g| g.len() > 1)
@@ -293,15 +297,19 @@ mod tests {
     use crate::tree::LinkKey;
     use crate::walk::dedup::NameClaim;
 
-    fn log(keys: &[(u32, u64)]) -> Vec<FileClaim> {
-        keys.iter()
-            .enumerate()
-            .map(|(i, &(dev, ino))| FileClaim {
-                ino,
-                dev,
-                id: i as NodeId,
-            })
-            .collect()
+    /// A log of these claims, the i-th by node i, a run per device.
+    fn log(keys: &[(u32, u64)]) -> ClaimLog {
+        let mut log = ClaimLog::default();
+        let mut first = 0;
+        for run in keys.chunk_by(|a, b| a.0 == b.0) {
+            let ids = run
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (k.1, (first + i) as NodeId));
+            log.push_named(run[0].0, ids);
+            first += run.len();
+        }
+        log
     }
 
     fn sorted(set: FxHashSet<(u32, u64)>) -> Vec<(u32, u64)> {
@@ -311,11 +319,11 @@ mod tests {
     }
 
     /// The shared keys [`shared_inodes`] found, whichever way it found them.
-    fn shared_of(logs: &[Vec<FileClaim>]) -> Vec<(u32, u64)> {
+    fn shared_of(logs: &[ClaimLog]) -> Vec<(u32, u64)> {
         let shared = shared_inodes(logs);
         let mut v: Vec<_> = logs
             .iter()
-            .flatten()
+            .flat_map(ClaimLog::iter)
             .map(|c| (c.dev, c.ino))
             .filter(|&(dev, ino)| shared.index(dev, ino).is_some())
             .collect();
@@ -434,11 +442,10 @@ mod tests {
         // dense numbers on two devices, a repeat on each, the same number on both
         let mut keys: Vec<(u32, u64)> = (0..5000).map(|i| (i % 2, 1000 + i as u64)).collect();
         keys.extend([(0, 1000), (1, 1001), (1, 4999), (0, 7)]);
-        let l = log(&keys);
         let expect = vec![(0, 1000), (1, 1001), (1, 4999)];
         // split in two logs, as two threads would leave them
-        let (a, b) = l.split_at(l.len() / 2);
-        let two = [a.to_vec(), b.to_vec()];
+        let (a, b) = keys.split_at(keys.len() / 2);
+        let two = [log(a), log(b)];
         assert!(matches!(shared_inodes(&two), Shared::Bitmap(..)));
         assert_eq!(shared_of(&two), expect);
         assert_eq!(sorted(shared_by_sorting(&two)), expect);
@@ -467,7 +474,7 @@ mod tests {
             [2, 0, 1],
             [2, 1, 0],
         ] {
-            let logs: Vec<Vec<FileClaim>> = order.iter().map(|&i| log([&a, &b, &c][i])).collect();
+            let logs: Vec<ClaimLog> = order.iter().map(|&i| log([&a, &b, &c][i])).collect();
             assert!(matches!(shared_inodes(&logs), Shared::Bitmap(..)));
             assert_eq!(shared_of(&logs), expect, "order {order:?}");
         }

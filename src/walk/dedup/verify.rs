@@ -13,7 +13,7 @@ use std::os::unix::fs::{DirEntryExt, MetadataExt};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::FileClaim;
+use super::{ClaimLog, FileClaim};
 use crate::tree::{NodeId, Tree};
 
 /// The link count of the file at `path` (as the walk spells it), `None` when it cannot be
@@ -65,7 +65,7 @@ pub(super) fn lone_inodes(
 /// directories concerned (their files have no node), first one per device, for its verdict,
 /// then, on a device that reuses numbers, every one that holds a repeated number.
 pub(super) fn hidden_inodes(
-    logs: &[Vec<FileClaim>],
+    logs: &[ClaimLog],
     repeated: impl Fn(u32, u64) -> bool,
     devices_in_scan: usize,
     tree: &Tree,
@@ -86,7 +86,7 @@ pub(super) fn hidden_inodes(
     };
     let mut devices = Devices::default();
     let mut groups: FxHashMap<(u32, u64), FxHashSet<NodeId>> = FxHashMap::default();
-    for c in logs.iter().flatten() {
+    for c in logs.iter().flat_map(ClaimLog::iter) {
         if devices.0.len() == devices_in_scan && devices.0.values().all(|reuses| !reuses) {
             break; // every device named its inodes: nothing hides
         }
