@@ -63,8 +63,10 @@ impl Tree {
     /// their parent once, before the parent's own block is met.
     pub fn finish(&mut self) {
         const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        let skipped_dirs: Vec<NodeId> = (0..self.len() as NodeId)
-            .filter(|&id| self.slot(id).flags() & SKIPPED != 0 && self.has_dir_info(id))
+        let skipped_dirs: Vec<NodeId> = (0..)
+            .zip(&self.slots)
+            .filter(|(_, s)| s.flags() & SKIPPED != 0 && s.has_dir())
+            .map(|(id, _)| id)
             .collect();
         for id in std::iter::once(TOTAL).chain(skipped_dirs) {
             self.zero_own(id);
@@ -78,14 +80,14 @@ impl Tree {
             // values kept whole after them (the sums do not depend on the order)
             let block = &self.slots[first as usize..end];
             for (id, slot) in (first..).zip(block) {
-                match slot.small_values() {
-                    Some((disk, apparent, entries, mtime)) if slot.flags() & SKIPPED == 0 => {
-                        sums.disk = sums.disk.saturating_add(disk);
-                        sums.apparent = sums.apparent.saturating_add(apparent);
-                        sums.entries = sums.entries.saturating_add(entries);
-                        sums.mtime = sums.mtime.max(mtime);
-                    }
-                    _ => others.push(id),
+                if slot.is_small_leaf(SKIPPED) {
+                    let (disk, apparent, entries, mtime) = slot.values_unchecked();
+                    sums.disk = sums.disk.saturating_add(disk);
+                    sums.apparent = sums.apparent.saturating_add(apparent);
+                    sums.entries += entries; // at most one each: no overflow before 4 billion
+                    sums.mtime = sums.mtime.max(mtime);
+                } else {
+                    others.push(id);
                 }
             }
             for id in others.drain(..) {

@@ -44,22 +44,22 @@ impl Selection {
     }
 
     pub fn is_visible(&self, tree: &Tree, id: NodeId) -> bool {
-        let n = tree.node(id);
-        let size = n.size(self.mode);
+        let (size, kind, flags) = tree.size_kind_flags(id, self.mode);
+        let has = |flag| flags & flag != 0;
         // a file a filter left out is not shown at all (it was shown as `0B` when all empty
         // entries were hidden under a filter)
         // nor a second name of a hard-linked inode (counted once, under its first name),
         // which dust does not show either
-        !(n.has(super::flags::FILTERED)
-            || n.has(super::flags::DUPLICATE)
-            || self.only_dirs && n.kind() != EntryKind::Dir
-            || self.hide_empty && size == 0 && n.kind() != EntryKind::File
+        !(has(super::flags::FILTERED)
+            || has(super::flags::DUPLICATE)
+            || self.only_dirs && kind != EntryKind::Dir
+            || self.hide_empty && size == 0 && kind != EntryKind::File
             || self.min_size.is_some_and(|m| size < m))
     }
 
     fn ranked<'t>(&self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
         Ranked {
-            size: tree.node(id).size(self.mode),
+            size: tree.size_of(id, self.mode),
             id,
             tree,
         }
@@ -186,7 +186,7 @@ fn first_siblings(
 ) -> Vec<NodeId> {
     let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::new();
     for id in siblings {
-        let key = (tree.node(id).size(mode), Reverse(id));
+        let key = (tree.size_of(id, mode), Reverse(id));
         if heap.len() < k {
             heap.push(Reverse(key));
         } else if let Some(mut least) = heap.peek_mut() {

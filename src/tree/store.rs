@@ -68,12 +68,12 @@ impl Slot {
         (u64::from(self.meta & NODE_META_BITS) << 32) | u64::from(self.name_lo)
     }
 
-    fn has_dir(&self) -> bool {
+    pub(super) fn has_dir(&self) -> bool {
         self.meta & HAS_DIR != 0
     }
 
     /// This slot holding `n`'s sizes, time and count, if they all fit.
-    #[inline]
+    #[inline(always)]
     fn with_small_values(mut self, n: &Node) -> Option<Slot> {
         let fits = n.disk.is_multiple_of(512)
             && n.disk / 512 < u64::from(ESC)
@@ -92,15 +92,32 @@ impl Slot {
     }
 
     /// A leaf's (disk, apparent, entries, mtime), if none of them is kept whole elsewhere.
-    #[inline]
+    #[inline(always)]
     pub(super) fn small_values(&self) -> Option<(u64, u64, u32, i64)> {
-        let wide = self.disk == ESC || self.apparent == ESC || self.time == ESC;
-        (!wide && self.meta & (HAS_DIR | WIDE_ENTRIES) == 0).then_some((
+        self.is_small_leaf(0).then_some((
             u64::from(self.disk) * 512,
             u64::from(self.apparent),
             u32::from(self.meta & NO_ENTRY == 0),
             i64::from(self.time),
         ))
+    }
+
+    /// (disk, apparent, entries, mtime) of a slot that [`Slot::is_small_leaf`].
+    #[inline(always)]
+    pub(super) fn values_unchecked(&self) -> (u64, u64, u32, i64) {
+        (
+            u64::from(self.disk) * 512,
+            u64::from(self.apparent),
+            u32::from(self.meta & NO_ENTRY == 0),
+            i64::from(self.time),
+        )
+    }
+
+    /// A leaf whose values all fit the slot, without any of the flags `unless`.
+    #[inline(always)]
+    pub(super) fn is_small_leaf(&self, unless: u8) -> bool {
+        let wide = (self.disk == ESC) | (self.apparent == ESC) | (self.time == ESC);
+        !wide && self.meta & (HAS_DIR | WIDE_ENTRIES | (u32::from(unless) << 24)) == 0
     }
 
     pub(super) fn flags(&self) -> u8 {
@@ -135,11 +152,13 @@ impl Tree {
         self.slots.len() <= 1
     }
 
+    #[inline]
     fn dir_index(&self, id: NodeId) -> Option<usize> {
         let s = &self.slots[id as usize];
         s.has_dir().then_some(s.disk as usize)
     }
 
+    #[inline]
     fn wide_or(&self, id: NodeId, f: Field, v: u32) -> u64 {
         if v == ESC {
             self.wide.get(&wide_key(id, f)).copied().unwrap_or(0)
@@ -158,7 +177,48 @@ impl Tree {
         }
     }
 
+    /// The entry's size in `mode` ([`Node::size`]), read straight from its slot when it can.
+    #[inline]
+    pub fn size_of(&self, id: NodeId, mode: crate::vocab::SizeMode) -> u64 {
+        use crate::vocab::SizeMode;
+        match self.slots[id as usize].small_values() {
+            Some((disk, apparent, entries, mtime)) => match mode {
+                SizeMode::Disk => disk,
+                SizeMode::Apparent => apparent,
+                SizeMode::Count => u64::from(entries),
+                SizeMode::Time => mtime.max(0) as u64,
+            },
+            None => self.node(id).size(mode),
+        }
+    }
+
+    /// What a view asks of every entry before it shows it: its size in `mode`, its kind and
+    /// its flags.
+    #[inline]
+    pub fn size_kind_flags(
+        &self,
+        id: NodeId,
+        mode: crate::vocab::SizeMode,
+    ) -> (u64, EntryKind, u8) {
+        let s = &self.slots[id as usize];
+        let kind = EntryKind::from_bits(u64::from(s.meta >> 16));
+        (self.size_of(id, mode), kind, s.flags())
+    }
+
+    /// The entry's kind ([`Node::kind`]).
+    #[inline]
+    pub fn kind_of(&self, id: NodeId) -> EntryKind {
+        EntryKind::from_bits(u64::from(self.slots[id as usize].meta >> 16))
+    }
+
+    /// The entry's flags ([`Node::flags`]).
+    #[inline]
+    pub fn flags_of(&self, id: NodeId) -> u8 {
+        self.slots[id as usize].flags()
+    }
+
     /// The entry, whole, by value.
+    #[inline]
     pub fn node(&self, id: NodeId) -> Node {
         let s = &self.slots[id as usize];
         let mut n = Node {
@@ -201,6 +261,7 @@ impl Tree {
     }
 
     /// The directory that lists `id` ([`TOTAL`] for a scanned root and for [`TOTAL`]).
+    #[inline]
     pub fn parent(&self, id: NodeId) -> NodeId {
         if id == TOTAL {
             return TOTAL;
@@ -314,7 +375,7 @@ impl Tree {
 
     /// [`Tree::push_node`] of a node whose name is `name_base` bytes further on in the arena
     /// than its span says (a directory's names built apart, then appended at `name_base`).
-    #[inline]
+    #[inline(always)]
     pub(super) fn push_node_named(&mut self, parent: NodeId, n: &Node, name_base: u64) -> NodeId {
         let id = self.slots.len() as NodeId;
         let packed = n.packed + name_base; // the offset is the low bits
@@ -404,11 +465,13 @@ impl Tree {
     }
 
     /// Whether `id` keeps its sizes in a [`DirInfo`] (a directory, or anything with children).
+    #[inline]
     pub(super) fn has_dir_info(&self, id: NodeId) -> bool {
         self.slots[id as usize].has_dir()
     }
 
     /// The raw slots, for sweeps over every entry.
+    #[inline]
     pub(super) fn slot(&self, id: NodeId) -> &Slot {
         &self.slots[id as usize]
     }
