@@ -20,7 +20,7 @@ complete -c hogs -s O -l export -d 'Write the scan to FILE in ncdu\'s JSON expor
 complete -c hogs -s M -l mtime -d 'Only count files modified in this many days, as find(1): +N more than N days ago, N between N and N+1 days ago, -N less than N days ago' -r
 complete -c hogs -s A -l atime -d 'As --mtime, with the last access time' -r
 complete -c hogs -s y -l ctime -d 'As --mtime, with the last status change time' -r
-complete -c hogs -s m -l filetime -d 'Show each entry\'s newest time (of a file inside, for a directory) instead of its size: a(ccess), c(hange) or m(odification); newest first, dates in UTC' -r -f -a "a\t'Last access'
+complete -c hogs -s m -l filetime -d 'Show each entry\'s newest time (of a file inside, for a directory) instead of its size: a(ccess), c(hange) or m(odification); newest first, dates in local time' -r -f -a "a\t'Last access'
 c\t'Last status change'
 m\t'Last modification'"
 complete -c hogs -l collapse -d 'Show this directory without its contents (still counted): a name anywhere, or a path if it contains a \'/\' (repeatable)' -r

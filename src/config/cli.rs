@@ -268,7 +268,7 @@ pub struct Cli {
     pub ctime: Option<String>,
 
     /// Show each entry's newest time (of a file inside, for a directory) instead of its size:
-    /// a(ccess), c(hange) or m(odification); newest first, dates in UTC
+    /// a(ccess), c(hange) or m(odification); newest first, dates in local time
     #[arg(short = 'm', long = "filetime", value_enum, value_name = "WHICH")]
     pub filetime: Option<FileTime>,
 
