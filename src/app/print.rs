@@ -116,12 +116,18 @@ fn render_rows(
     };
     // below a "(total)" line the paths themselves are one level down
     let extra = usize::from(tops == [TOTAL]);
+    // -n counts the rows below the root (the one path, or "(total)") as dust does: the
+    // root's row is one more; --skip-total's paths are rows of the budget
+    let root_row = usize::from(tops.len() == 1);
     let sel = Selection {
         mode: config.walk.mode,
         // --extents's bars have a header line: it is one of the lines asked for
-        max_rows: opts.lines.saturating_sub(usize::from(
-            view.form == Form::Bars && !tree.sharing.is_empty(),
-        )),
+        max_rows: opts
+            .lines
+            .saturating_add(root_row)
+            .saturating_sub(usize::from(
+                view.form == Form::Bars && !tree.sharing.is_empty(),
+            )),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,

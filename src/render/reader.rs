@@ -21,11 +21,7 @@ pub fn render_reader(
     if rows.is_empty() {
         return Ok(());
     }
-    let total: u64 = rows
-        .iter()
-        .filter(|r| r.depth == 0)
-        .map(|r| tree.node(r.id).size(mode))
-        .sum();
+    let total = super::bars::percent_base(tree, rows, mode);
     let cells: Vec<(Vec<u8>, usize, String, u64)> = rows
         .iter()
         .map(|r| {
