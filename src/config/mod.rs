@@ -153,6 +153,9 @@ impl Config {
             keep_first: cli.import_keep_first,
         });
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
+        if matches!(mode, Mode::Print(_)) {
+            paths = outermost(paths);
+        }
         if cli.number_of_lines.is_none() && matches!(mode, Mode::Print(v) if v.form == Form::Json) {
             // JSON goes to a program, not a screen: every row, as dust's -j
             numbers.lines = usize::MAX;
@@ -308,6 +311,45 @@ fn paths(cli: &mut Cli) -> Result<Vec<OsString>, ConfigError> {
         paths.push(OsString::from("."));
     }
     Ok(paths)
+}
+
+/// The paths of a printed view without those another one holds (`d/many` and `d`, `d` and
+/// `d/`, `d` and `$PWD/d/.`): one tree, as dust merges `d/many d` into `d`, not a second root
+/// the first already counted. Paths are compared resolved (as written when they do not
+/// exist), by components; the first spelling of equal paths is kept; an empty path stays
+/// (the walk warns of it).
+fn outermost(paths: Vec<OsString>) -> Vec<OsString> {
+    use crate::render::labels::dust_path;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let keys: Vec<Vec<u8>> = paths
+        .iter()
+        .map(|p| match std::fs::canonicalize(p) {
+            Ok(real) => real.into_os_string().into_vec(),
+            Err(_) => dust_path(p.as_bytes()),
+        })
+        .collect();
+    let mut first: rustc_hash::FxHashMap<&[u8], usize> = Default::default();
+    for (i, k) in keys.iter().enumerate().rev() {
+        first.insert(k, i);
+    }
+    // the proper prefixes of a normalised path, component by component
+    let held = |k: &[u8]| {
+        let root = (k.len() > 1 && k[0] == b'/').then_some(1);
+        let cuts = k.iter().enumerate().skip(1).filter(|(_, &b)| b == b'/');
+        root.into_iter()
+            .chain(cuts.map(|(i, _)| i))
+            .any(|cut| first.contains_key(&k[..cut]))
+    };
+    let keep: Vec<bool> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| paths[i].is_empty() || first.get(&k[..]) == Some(&i) && !held(k))
+        .collect();
+    paths
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect()
 }
 
 fn filetime(cli: &Cli) -> Option<TimeField> {

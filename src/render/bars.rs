@@ -8,6 +8,7 @@ use std::io::{self, Write};
 
 use super::color::{Palette, RESET, SIZE_RED};
 use super::escape::{escape, truncate};
+use super::labels::Labels;
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
@@ -54,6 +55,8 @@ pub struct BarsView<'a> {
     pub opts: &'a ViewOptions,
     pub mode: SizeMode,
     pub palette: Option<&'a Palette>,
+    /// How the rows are named.
+    pub labels: &'a Labels,
 }
 
 impl BarsView<'_> {
@@ -152,12 +155,8 @@ impl BarsView<'_> {
         (measured, cols)
     }
 
-    fn name_of(&self, tree: &Tree, id: NodeId) -> Vec<u8> {
-        if self.opts.full_paths {
-            tree.path(id)
-        } else {
-            tree.name(id).to_vec()
-        }
+    fn name_of<'t>(&self, tree: &'t Tree, id: NodeId) -> std::borrow::Cow<'t, [u8]> {
+        self.labels.of(tree, id)
     }
 
     /// Makes one row's line in `line` and writes it.
