@@ -23,8 +23,8 @@ Register-ArgumentCompleter -Native -CommandName 'hogs' -ScriptBlock {
         'hogs' {
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Depth of the tree to show (the whole tree is always counted)')
             [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Depth of the tree to show (the whole tree is always counted)')
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Number of lines to show [default: fit the terminal height]')
-            [CompletionResult]::new('--number-of-lines', '--number-of-lines', [CompletionResultType]::ParameterName, 'Number of lines to show [default: fit the terminal height]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]')
+            [CompletionResult]::new('--number-of-lines', '--number-of-lines', [CompletionResultType]::ParameterName, 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]')
             [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a ''/'' (repeatable)')
             [CompletionResult]::new('--ignore-directory', '--ignore-directory', [CompletionResultType]::ParameterName, 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a ''/'' (repeatable)')
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Only count files whose path matches this regex (repeatable: any may match)')

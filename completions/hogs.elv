@@ -20,8 +20,8 @@ set edit:completion:arg-completer[hogs] = {|@words|
         &'hogs'= {
             cand -d 'Depth of the tree to show (the whole tree is always counted)'
             cand --depth 'Depth of the tree to show (the whole tree is always counted)'
-            cand -n 'Number of lines to show [default: fit the terminal height]'
-            cand --number-of-lines 'Number of lines to show [default: fit the terminal height]'
+            cand -n 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]'
+            cand --number-of-lines 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]'
             cand -X 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a ''/'' (repeatable)'
             cand --ignore-directory 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a ''/'' (repeatable)'
             cand -e 'Only count files whose path matches this regex (repeatable: any may match)'

@@ -1,5 +1,5 @@
 complete -c hogs -s d -l depth -d 'Depth of the tree to show (the whole tree is always counted)' -r
-complete -c hogs -s n -l number-of-lines -d 'Number of lines to show [default: fit the terminal height]' -r
+complete -c hogs -s n -l number-of-lines -d 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]' -r
 complete -c hogs -s X -l ignore-directory -d 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a \'/\' (repeatable)' -r
 complete -c hogs -s e -l filter -d 'Only count files whose path matches this regex (repeatable: any may match)' -r
 complete -c hogs -s v -l invert-filter -d 'Do not count files whose path matches this regex (repeatable)' -r

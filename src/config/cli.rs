@@ -82,7 +82,8 @@ pub struct Cli {
     )]
     pub depth: Option<String>,
 
-    /// Number of lines to show [default: fit the terminal height]
+    /// Number of rows to show below the root [default: the terminal height less 10, at least
+    /// 20; every row with -d]
     #[arg(
         short = 'n',
         long = "number-of-lines",
