@@ -11,6 +11,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use hogs::render::bars::BarsView;
 use hogs::render::json::render_json;
+use hogs::render::labels::Labels;
 use hogs::render::ViewOptions;
 use hogs::tree::{select_rows, Selection};
 use hogs::vocab::{SizeMode, UnitStyle};
@@ -56,6 +57,8 @@ fn render(c: &mut Criterion) {
     let top = common::root(&tree);
     let mut out: Vec<u8> = Vec::with_capacity(1 << 20);
 
+    // the names as `hogs` gives them for one path
+    let labels = Labels::dust(&tree, &[top], false);
     let mut group = c.benchmark_group("render/bars");
     for lines in [50, 500] {
         let opts = view_options(lines);
@@ -65,6 +68,7 @@ fn render(c: &mut Criterion) {
             opts: &opts,
             mode: SizeMode::Disk,
             palette: None,
+            labels: &labels,
         };
         // once untimed: one output line per row
         out.clear();
@@ -86,8 +90,15 @@ fn render(c: &mut Criterion) {
     // as in `hogs::app::print::render` for one path: the view's lines, the depth as given
     let sel = selection(view_options(30).lines, Some(2));
     out.clear();
-    render_json(&tree, top, &sel, hogs::vocab::UnitStyle::HumanIec, &mut out)
-        .expect("writing to a Vec cannot fail");
+    render_json(
+        &tree,
+        top,
+        &sel,
+        hogs::vocab::UnitStyle::HumanIec,
+        &labels,
+        &mut out,
+    )
+    .expect("writing to a Vec cannot fail");
     serde_json::from_slice::<serde_json::Value>(&out).expect("the output is one JSON document");
     group.bench_function("depth2", |b| {
         b.iter(|| {
@@ -97,6 +108,7 @@ fn render(c: &mut Criterion) {
                 top,
                 &sel,
                 hogs::vocab::UnitStyle::HumanIec,
+                &labels,
                 &mut out,
             )
             .expect("writing to a Vec cannot fail");

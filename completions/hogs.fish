@@ -1,5 +1,5 @@
 complete -c hogs -s d -l depth -d 'Depth of the tree to show (the whole tree is always counted)' -r
-complete -c hogs -s n -l number-of-lines -d 'Number of lines to show [default: fit the terminal height]' -r
+complete -c hogs -s n -l number-of-lines -d 'Number of rows to show below the root [default: the terminal height less 10, at least 20; every row with -d]' -r
 complete -c hogs -s X -l ignore-directory -d 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a \'/\' (repeatable)' -r
 complete -c hogs -s e -l filter -d 'Only count files whose path matches this regex (repeatable: any may match)' -r
 complete -c hogs -s v -l invert-filter -d 'Do not count files whose path matches this regex (repeatable)' -r
@@ -20,7 +20,7 @@ complete -c hogs -s O -l export -d 'Write the scan to FILE in ncdu\'s JSON expor
 complete -c hogs -s M -l mtime -d 'Only count files modified in this many days, as find(1): +N more than N days ago, N between N and N+1 days ago, -N less than N days ago' -r
 complete -c hogs -s A -l atime -d 'As --mtime, with the last access time' -r
 complete -c hogs -s y -l ctime -d 'As --mtime, with the last status change time' -r
-complete -c hogs -s m -l filetime -d 'Show each entry\'s newest time (of a file inside, for a directory) instead of its size: a(ccess), c(hange) or m(odification); newest first, dates in UTC' -r -f -a "a\t'Last access'
+complete -c hogs -s m -l filetime -d 'Show each entry\'s newest time (of a file inside, for a directory) instead of its size: a(ccess), c(hange) or m(odification); newest first, dates in local time' -r -f -a "a\t'Last access'
 c\t'Last status change'
 m\t'Last modification'"
 complete -c hogs -l collapse -d 'Show this directory without its contents (still counted): a name anywhere, or a path if it contains a \'/\' (repeatable)' -r

@@ -72,7 +72,8 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
 
     let view = &config.view;
     let sel = DiffSelection {
-        max_rows: view.lines,
+        // the root's row and -n rows below it, as in the tree of bars
+        max_rows: view.lines.saturating_add(1),
         max_depth: view.depth,
         min_change: view.min_size,
         only_dirs: view.only_dirs,

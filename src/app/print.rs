@@ -11,6 +11,7 @@ use crate::owners;
 use crate::render::bars::{flat_rows, BarsView};
 use crate::render::color::Palette;
 use crate::render::escape::shown;
+use crate::render::labels::Labels;
 use crate::render::{self, ViewOptions};
 use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
 
@@ -79,7 +80,11 @@ pub fn render_view(
             let found = owners::owners_of(tree, top, config.walk.mode).unwrap_or_default();
             owners::owners_tree(tree, top, &found, &owners::UserNames::load())
         }
-        Rows::Tree | Rows::OnlyFiles => return render_rows(tree, config, &config.view, view, out),
+        Rows::Tree | Rows::OnlyFiles => {
+            let roots = shown_roots(tree);
+            let labels = Labels::dust(tree, &roots, config.view.full_paths);
+            return render_rows(tree, &roots, config, &config.view, &labels, view, out);
+        }
     };
     let flat = ViewOptions {
         depth: None,
@@ -92,36 +97,60 @@ pub fn render_view(
         rows: Rows::Tree,
         ..view
     };
-    render_rows(&types, config, &flat, view, out)
+    let roots: Vec<NodeId> = types.roots().collect();
+    let labels = Labels::as_named(flat.full_paths);
+    render_rows(&types, &roots, config, &flat, &labels, view, out)
 }
 
-/// Writes the tree or `-F`'s files of `tree` as `opts` say (`view.rows` is not
-/// [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
+/// The paths given that are shown: not a second name of a directory another one walked
+/// (`d ./d`), which dust leaves out too, so that one path left is shown alone as the root.
+fn shown_roots(tree: &Tree) -> Vec<NodeId> {
+    let all = tree.roots();
+    let shown: Vec<NodeId> = all
+        .clone()
+        .filter(|&r| !tree.node(r).has(tree::flags::DUPLICATE))
+        .collect();
+    if shown.is_empty() {
+        all.collect()
+    } else {
+        shown
+    }
+}
+
+/// Writes the tree or `-F`'s files of `tree` below `roots` as `opts` say (`view.rows` is
+/// not [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
 fn render_rows(
     tree: &Tree,
+    roots: &[NodeId],
     config: &Config,
     opts: &ViewOptions,
+    labels: &Labels,
     view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let roots: Vec<NodeId> = tree.roots().collect();
     if roots.is_empty() {
         return Ok(());
     }
     let single = roots.len() == 1;
     let tops: Vec<NodeId> = if single || opts.skip_total {
-        roots.clone()
+        roots.to_vec()
     } else {
         vec![TOTAL]
     };
     // below a "(total)" line the paths themselves are one level down
     let extra = usize::from(tops == [TOTAL]);
+    // -n counts the rows below the root (the one path, or "(total)") as dust does: the
+    // root's row is one more; --skip-total's paths are rows of the budget
+    let root_row = usize::from(tops.len() == 1);
     let sel = Selection {
         mode: config.walk.mode,
         // --extents's bars have a header line: it is one of the lines asked for
-        max_rows: opts.lines.saturating_sub(usize::from(
-            view.form == Form::Bars && !tree.sharing.is_empty(),
-        )),
+        max_rows: opts
+            .lines
+            .saturating_add(root_row)
+            .saturating_sub(usize::from(
+                view.form == Form::Bars && !tree.sharing.is_empty(),
+            )),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
@@ -138,26 +167,24 @@ fn render_rows(
                 ..sel
             },
             opts.units,
+            labels,
             out,
         );
     }
     let palette = opts.color.then(Palette::from_env);
     let lines = |opts: &ViewOptions, rows: &[Row], out: &mut dyn Write| match view.form {
         Form::ScreenReader => {
-            render::reader::render_reader(tree, rows, config.walk.mode, opts, out)
+            render::reader::render_reader(tree, rows, config.walk.mode, opts, labels, out)
         }
         _ => BarsView {
             opts,
             mode: config.walk.mode,
             palette: palette.as_ref(),
+            labels,
         }
         .render(tree, rows, out),
     };
     if view.rows == Rows::OnlyFiles {
-        let opts = ViewOptions {
-            full_paths: true,
-            ..opts.clone()
-        };
         for &top in &tops {
             let files = biggest_files(
                 tree,
@@ -167,7 +194,7 @@ fn render_rows(
                     ..sel.clone()
                 },
             );
-            lines(&opts, &flat_rows(top, &files), out)?;
+            lines(opts, &flat_rows(top, &files), out)?;
         }
         return Ok(());
     }

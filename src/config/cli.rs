@@ -82,7 +82,8 @@ pub struct Cli {
     )]
     pub depth: Option<String>,
 
-    /// Number of lines to show [default: fit the terminal height]
+    /// Number of rows to show below the root [default: the terminal height less 10, at least
+    /// 20; every row with -d]
     #[arg(
         short = 'n',
         long = "number-of-lines",
@@ -268,7 +269,7 @@ pub struct Cli {
     pub ctime: Option<String>,
 
     /// Show each entry's newest time (of a file inside, for a directory) instead of its size:
-    /// a(ccess), c(hange) or m(odification); newest first, dates in UTC
+    /// a(ccess), c(hange) or m(odification); newest first, dates in local time
     #[arg(short = 'm', long = "filetime", value_enum, value_name = "WHICH")]
     pub filetime: Option<FileTime>,
 

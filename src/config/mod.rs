@@ -113,17 +113,30 @@ fn compile_all(patterns: &[String], flag: &str) -> Result<Vec<Regex>, ConfigErro
         .collect()
 }
 
-/// Terminal size of stdout, when it is one.
+/// The terminal's size (columns, rows): of the first of stdout, stderr and stdin that is one,
+/// as dust asks (`hogs | less` fits the terminal the pager draws on).
 fn terminal_size() -> Option<(usize, usize)> {
-    let ws = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
-    (ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col as usize, ws.ws_row as usize))
+    fn of(fd: impl std::os::fd::AsFd) -> Option<(usize, usize)> {
+        let ws = rustix::termios::tcgetwinsize(fd).ok()?;
+        (ws.ws_col > 0 && ws.ws_row > 0).then_some((ws.ws_col as usize, ws.ws_row as usize))
+    }
+    of(std::io::stdout())
+        .or_else(|| of(std::io::stderr()))
+        .or_else(|| of(std::io::stdin()))
+}
+
+/// dust's `-n` when none is given: the terminal's height less 10 (at least 30 rows counted,
+/// so at least 20 lines), and 20 when there is no terminal. The root's row comes on top.
+fn default_lines(term: Option<(usize, usize)>) -> usize {
+    const DEFAULT_HEIGHT: usize = 30;
+    term.map_or(DEFAULT_HEIGHT, |(_, rows)| rows.max(DEFAULT_HEIGHT)) - 10
 }
 
 impl Config {
     pub fn from_cli(mut cli: Cli) -> Result<Config, ConfigError> {
         let interactive = mode::take_interactive(&mut cli)?;
         let stdout = std::io::stdout().is_terminal();
-        let numbers = Numbers::parse(&cli, if stdout { terminal_size() } else { None })?;
+        let mut numbers = Numbers::parse(&cli, terminal_size())?;
         let filters = path_filters(&cli)?;
         let mut exclusions = Exclusions {
             hidden: cli.ignore_hidden,
@@ -140,6 +153,13 @@ impl Config {
             keep_first: cli.import_keep_first,
         });
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
+        if matches!(mode, Mode::Print(_)) {
+            paths = outermost(paths);
+        }
+        if cli.number_of_lines.is_none() && matches!(mode, Mode::Print(v) if v.form == Form::Json) {
+            // JSON goes to a program, not a screen: every row, as dust's -j
+            numbers.lines = usize::MAX;
+        }
         let terminals = Terminals {
             stdout,
             stderr: std::io::stderr().is_terminal(),
@@ -179,6 +199,7 @@ impl Config {
 /// The numbers of the command line, checked, with the terminal's size where none was given.
 struct Numbers {
     depth: Option<usize>,
+    /// Rows below the root (the one path, or "(total)"), as dust's `-n` counts them.
     lines: usize,
     threads: Option<usize>,
     width: usize,
@@ -195,10 +216,10 @@ impl Numbers {
             .map(|d| parse_count(d, "--depth", 0))
             .transpose()?;
         let lines = match cli.number_of_lines.as_deref() {
-            // `-n 0` still shows the root, as dust does: a view of nothing says nothing
-            Some(n) => parse_count(n, "--number-of-lines", 0)?.max(1),
-            // dust's default: fit the terminal, keeping room for the prompt
-            None => term.map_or(30, |(_, rows)| rows.saturating_sub(10).max(1)),
+            Some(n) => parse_count(n, "--number-of-lines", 0)?,
+            // a depth asks for every row down to it, as in dust
+            None if depth.is_some() => usize::MAX,
+            None => default_lines(term),
         };
         let mut notes = Vec::new();
         let threads = cli
@@ -292,6 +313,45 @@ fn paths(cli: &mut Cli) -> Result<Vec<OsString>, ConfigError> {
         paths.push(OsString::from("."));
     }
     Ok(paths)
+}
+
+/// The paths of a printed view without those another one holds (`d/many` and `d`, `d` and
+/// `d/`, `d` and `$PWD/d/.`): one tree, as dust merges `d/many d` into `d`, not a second root
+/// the first already counted. Paths are compared resolved (as written when they do not
+/// exist), by components; the first spelling of equal paths is kept; an empty path stays
+/// (the walk warns of it).
+fn outermost(paths: Vec<OsString>) -> Vec<OsString> {
+    use crate::render::labels::dust_path;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let keys: Vec<Vec<u8>> = paths
+        .iter()
+        .map(|p| match std::fs::canonicalize(p) {
+            Ok(real) => real.into_os_string().into_vec(),
+            Err(_) => dust_path(p.as_bytes()),
+        })
+        .collect();
+    let mut first: rustc_hash::FxHashMap<&[u8], usize> = Default::default();
+    for (i, k) in keys.iter().enumerate().rev() {
+        first.insert(k, i);
+    }
+    // the proper prefixes of a normalised path, component by component
+    let held = |k: &[u8]| {
+        let root = (k.len() > 1 && k[0] == b'/').then_some(1);
+        let cuts = k.iter().enumerate().skip(1).filter(|(_, &b)| b == b'/');
+        root.into_iter()
+            .chain(cuts.map(|(i, _)| i))
+            .any(|cut| first.contains_key(&k[..cut]))
+    };
+    let keep: Vec<bool> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| paths[i].is_empty() || first.get(&k[..]) == Some(&i) && !held(k))
+        .collect();
+    paths
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(p, k)| k.then_some(p))
+        .collect()
 }
 
 fn filetime(cli: &Cli) -> Option<TimeField> {

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 
 use super::color::{Palette, RESET, SIZE_RED};
 use super::escape::{escape, truncate};
+use super::labels::Labels;
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
@@ -54,6 +55,8 @@ pub struct BarsView<'a> {
     pub opts: &'a ViewOptions,
     pub mode: SizeMode,
     pub palette: Option<&'a Palette>,
+    /// How the rows are named.
+    pub labels: &'a Labels,
 }
 
 impl BarsView<'_> {
@@ -102,7 +105,8 @@ impl BarsView<'_> {
         let mut measured = Vec::with_capacity(rows.len());
         // rows come biggest first among siblings: the first row of each parent
         let mut seen_parents = rustc_hash::FxHashSet::default();
-        let (mut size_w, mut longest, mut total) = (0, 0, 0u64);
+        let (mut size_w, mut longest) = (0, 0);
+        let total = percent_base(tree, rows, self.mode);
         // --extents: two columns more, under a header line (their widths fit its words)
         let mut sharing_w = (!tree.sharing.is_empty()).then_some((EXCL.len(), SHARED.len()));
         if sharing_w.is_some() {
@@ -117,9 +121,6 @@ impl BarsView<'_> {
             }
             let name_w = escape(&self.name_of(tree, r.id), raw_invalid).width;
             longest = longest.max(2 * r.depth + 4 + name_w);
-            if r.depth == 0 {
-                total += size;
-            }
             ancestors.truncate(r.depth);
             let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
             let parent = match r.depth {
@@ -154,12 +155,8 @@ impl BarsView<'_> {
         (measured, cols)
     }
 
-    fn name_of(&self, tree: &Tree, id: NodeId) -> Vec<u8> {
-        if self.opts.full_paths {
-            tree.path(id)
-        } else {
-            tree.name(id).to_vec()
-        }
+    fn name_of<'t>(&self, tree: &'t Tree, id: NodeId) -> std::borrow::Cow<'t, [u8]> {
+        self.labels.of(tree, id)
     }
 
     /// Makes one row's line in `line` and writes it.
@@ -250,6 +247,17 @@ impl BarsView<'_> {
 
 /// The share of `total` in whole percent, as dust computes it: in `f32`, written with `{:.0}`
 /// (so an exact half goes to the even neighbour: 12.5% is `12`, 37.5% is `38`).
+/// What the percentages are shares of: the top rows' sizes together, or, when they are paths
+/// given (`--skip-total`, maybe fewer than all of them under `-n`), the total of them all,
+/// as dust's hidden "(total)".
+pub(crate) fn percent_base(tree: &Tree, rows: &[Row], mode: SizeMode) -> u64 {
+    let tops = rows.iter().filter(|r| r.depth == 0).map(|r| r.id);
+    if tops.clone().all(|id| tree.is_root(id)) {
+        return tree.node(crate::tree::TOTAL).size(mode);
+    }
+    tops.map(|id| tree.node(id).size(mode)).sum()
+}
+
 pub(crate) fn percent(size: u64, total: u64) -> u64 {
     let share = size as f32 / total as f32;
     let share = if share.is_normal() { share } else { 0.0 };

@@ -12,6 +12,7 @@
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
+use super::labels::Labels;
 use crate::tree::{EntryKind, NodeId, Selection, Tree};
 use crate::units::format_json_size;
 use crate::vocab::{SizeMode, UnitStyle};
@@ -52,28 +53,6 @@ pub(crate) fn write_name(out: &mut dyn Write, name: &[u8]) -> io::Result<()> {
         out.write_all(b"]")?;
     }
     Ok(())
-}
-
-/// A path as dust writes it (Rust's `Path::components` joined again): repeated and trailing
-/// slashes go, and so do `.` components but a leading one (`./t/` → `./t`, `t/./a` → `t/a`).
-pub(crate) fn dust_path(p: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(p.len());
-    if p.first() == Some(&b'/') {
-        out.push(b'/');
-    }
-    for (i, part) in p.split(|&b| b == b'/').enumerate() {
-        if part.is_empty() || part == b"." && !(i == 0 && out.is_empty()) {
-            continue;
-        }
-        if !out.is_empty() && out.last() != Some(&b'/') {
-            out.push(b'/');
-        }
-        out.extend_from_slice(part);
-    }
-    if out.is_empty() && !p.is_empty() {
-        out.push(b'.');
-    }
-    out
 }
 
 /// One node without its closing `]}`: dust's `size` (its formatted string) and `name` (the
@@ -120,12 +99,14 @@ fn write_node(
     out.write_all(b",\"children\":[")
 }
 
-/// Writes `top` and every visible node down to the selection's depth.
+/// Writes `top` and every visible node down to the selection's depth; the paths given are
+/// named by `labels` (as dust names them, `Labels::dust`).
 pub fn render_json(
     tree: &Tree,
     top: NodeId,
     sel: &Selection,
     units: UnitStyle,
+    labels: &Labels,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     enum Step {
@@ -151,9 +132,13 @@ pub fn render_json(
                         }
                         path.extend_from_slice(tree.name(id));
                     }
-                    None => path = dust_path(tree.name(id)),
+                    None => path = super::labels::dust_path(tree.name(id)),
                 }
-                write_node(out, tree, id, &path, sel.mode, units)?;
+                if parent_len.is_none() && tree.is_root(id) {
+                    write_node(out, tree, id, &labels.json_root(tree, id), sel.mode, units)?;
+                } else {
+                    write_node(out, tree, id, &path, sel.mode, units)?;
+                }
                 stack.push(Step::Close);
                 if sel.max_depth.is_none_or(|d| depth < d) && !sel.is_collapsed(id) {
                     let mut kids: Vec<NodeId> = tree
@@ -175,27 +160,4 @@ pub fn render_json(
         }
     }
     out.write_all(b"\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::dust_path;
-
-    #[test]
-    fn paths_are_normalised_as_dust_does() {
-        for (given, want) in [
-            ("t", "t"),
-            ("t/", "t"),
-            ("t//a/", "t/a"),
-            ("./t", "./t"),
-            ("./t/./a", "./t/a"),
-            (".", "."),
-            ("./", "."),
-            ("/", "/"),
-            ("//usr//share/", "/usr/share"),
-            ("/tmp/../t", "/tmp/../t"),
-        ] {
-            assert_eq!(dust_path(given.as_bytes()), want.as_bytes(), "{given:?}");
-        }
-    }
 }

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod diff_json;
 pub mod escape;
 pub mod json;
+pub mod labels;
 mod options;
 pub mod reader;
 

@@ -8,7 +8,8 @@ use crate::vocab::{TimeField, UnitStyle};
 pub struct ViewOptions {
     /// Deepest level shown (0 = only the roots). `None`: no limit.
     pub depth: Option<usize>,
-    /// Most lines shown in the bars view.
+    /// Most rows shown below the root (the one path, or "(total)") in the bars view, as
+    /// dust's `-n` counts them: the root's row is one more. `usize::MAX`: no limit.
     pub lines: usize,
     /// Root first, biggest at the top.
     pub reverse: bool,

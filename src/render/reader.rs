@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::escape::escape;
+use super::labels::Labels;
 use crate::render::ViewOptions;
 use crate::tree::{Row, Tree};
 use crate::units::format_size;
@@ -16,24 +17,17 @@ pub fn render_reader(
     rows: &[Row],
     mode: SizeMode,
     opts: &ViewOptions,
+    labels: &Labels,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if rows.is_empty() {
         return Ok(());
     }
-    let total: u64 = rows
-        .iter()
-        .filter(|r| r.depth == 0)
-        .map(|r| tree.node(r.id).size(mode))
-        .sum();
+    let total = super::bars::percent_base(tree, rows, mode);
     let cells: Vec<(Vec<u8>, usize, String, u64)> = rows
         .iter()
         .map(|r| {
-            let raw = if opts.full_paths {
-                tree.path(r.id)
-            } else {
-                tree.name(r.id).to_vec()
-            };
+            let raw = labels.of(tree, r.id);
             let name = escape(&raw, !opts.to_terminal);
             let size = tree.node(r.id).size(mode);
             (

@@ -156,23 +156,14 @@ fn bar_width(width: u16) -> usize {
     }
 }
 
-/// `YYYY-MM-DD` (UTC) of a time in seconds since the epoch.
+/// `YYYY-MM-DD` in local time (TZ, /etc/localtime) of a time in seconds since the epoch, as
+/// the printed views write `-m`'s dates.
 pub fn date(secs: i64) -> String {
-    if secs <= 0 {
-        return "         -".into();
+    use chrono::{Local, TimeZone};
+    match Local.timestamp_opt(secs, 0).earliest() {
+        Some(t) if secs > 0 => t.format("%Y-%m-%d").to_string(),
+        _ => "         -".into(),
     }
-    let days = secs.div_euclid(86_400);
-    // days → civil date (proleptic Gregorian), after Howard Hinnant's algorithm
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 fn flag_char(state: &State, id: NodeId) -> char {
@@ -491,11 +482,14 @@ fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
 mod tests {
     use super::*;
 
+    /// Local dates: the same day as the static view's `-m` (whatever TZ the tests run in).
     #[test]
-    fn dates_are_civil_utc() {
+    fn dates_are_local() {
         assert_eq!(date(0), "         -");
-        assert_eq!(date(86_400), "1970-01-02");
-        assert_eq!(date(951_782_400), "2000-02-29");
-        assert_eq!(date(1_700_000_000), "2023-11-14");
+        assert_eq!(date(-5), "         -");
+        for secs in [86_400, 951_782_400, 1_700_000_000, 1_700_040_000] {
+            let full = crate::units::format_time(secs as u64);
+            assert_eq!(date(secs), full[..10], "{secs}: {full}");
+        }
     }
 }

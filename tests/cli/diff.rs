@@ -350,8 +350,8 @@ fn depth_lines_min_change_and_filters_apply() {
         .cloned()
         .collect();
     assert_eq!(shallow, want);
-    // -n 4: four rows, the biggest changes
-    let four = with(&["-n", "4"]);
+    // -n 3: the top and three rows below it (as in the tree of bars), the biggest changes
+    let four = with(&["-n", "3"]);
     assert_eq!(four.len(), 4);
     assert_eq!(four[0].0, "d");
     assert_eq!(four[1].0, "d/a", "d/a grew the most");
@@ -522,10 +522,10 @@ fn a_change_at_the_bottom_of_a_20000_deep_chain() {
     script.push_str(" && head -c 6000 /dev/urandom > bottom");
     env.bash(&script);
     let out = env.stdout_ok([
-        "--diff", "old.json", "deep", "-s", "-o", "b", "-n", "5", "-r",
+        "--diff", "old.json", "deep", "-s", "-o", "b", "-n", "4", "-r",
     ]);
     let rows = lines(&out);
-    assert_eq!(rows.len(), 5);
+    assert_eq!(rows.len(), 5, "the top and -n 4 rows below it");
     let top = String::from_utf8_lossy(rows[0]);
     assert!(top.contains("+6000") && top.contains("deep"), "{top}");
     let v: Value = serde_json::from_slice(

@@ -303,7 +303,8 @@ fn without_sharing_the_mode_counts_what_du_counts() {
         (size(&v), size(&v) - f1, f1),
         "only f1 is shared (linked)"
     );
-    // the bars: a header over the two columns, counted in the lines asked for
+    // the bars: a header over the two columns, counted in the lines asked for (the root's
+    // and -n's)
     for args in [
         &["--extents", "-n", "4", "t"][..],
         &["--extents", "-n", "4", "-F", "t"],
@@ -312,8 +313,8 @@ fn without_sharing_the_mode_counts_what_du_counts() {
         let rows: Vec<&str> = out.lines().collect();
         assert_eq!(
             rows.len(),
-            4,
-            "{args:?}: -n 4 lines, the header one of them:\n{out}"
+            5,
+            "{args:?}: -n 4 and the root's, the header one of them:\n{out}"
         );
         let header: Vec<&str> = rows[0].split_whitespace().collect();
         assert_eq!(header, ["Disk", "Excl", "Shared"], "{args:?}:\n{out}");

@@ -66,14 +66,11 @@ fn force_colors() {
 fn number_of_lines() {
     let env = TestEnv::new();
     mixed_tree(&env, "d");
-    for n in [1usize, 3, 5] {
+    // the root and n rows below it, as dust counts -n
+    for n in [0usize, 1, 3, 5] {
         let out = env.stdout_ok(["-n", &n.to_string(), "d"]);
         let l = lines(&out).len();
-        assert!(
-            (1..=n).contains(&l),
-            "hogs -n {n} d printed {l} lines:\n{}",
-            text(&out)
-        );
+        assert_eq!(l, n + 1, "hogs -n {n} d printed {l} lines:\n{}", text(&out));
     }
     // the tree has 17 nodes: a big -n shows more than 5 of them
     let out = env.stdout_ok(["-n", "100", "d"]);

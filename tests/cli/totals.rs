@@ -8,10 +8,10 @@
 
 use crate::util::TestEnv;
 
-/// (number, name) of each line of `hogs -d 0 -b -o b ARGS`: the paths' totals and, for
+/// (number, path) of each line of `hogs -d 0 -b -p -o b ARGS`: the paths' totals and, for
 /// several, "(total)".
 fn totals(env: &TestEnv, args: &[&str]) -> Vec<(u64, String)> {
-    let mut all = vec!["-d", "0", "-b", "-o", "b"];
+    let mut all = vec!["-d", "0", "-b", "-p", "-o", "b"];
     all.extend_from_slice(args);
     let out = env.stdout_ok(&all);
     let text = String::from_utf8_lossy(&out).into_owned();

@@ -57,22 +57,32 @@ fn aliases_count_each_inode_once() {
     }
 }
 
-/// Case 3: each path is printed as typed; `/` stays `/` and its children are `/x`.
+/// Case 3: each path is named as dust names it: by its last component in the tree (`./a` is
+/// `a`, `b/` is `b`), written as dust writes paths with `-p` and in JSON (`./a` stays, `b/`
+/// loses its slash); `/` stays `/` and its children are `/x`.
 #[test]
-fn names_printed_as_typed() {
+fn names_printed_as_dust_prints_them() {
     let env = TestEnv::new();
     env.file("a/f", 10_000);
     env.file("b/g", 20_000);
-    let out = env.stdout_ok(["-d", "0", "-b", "-w", "60", "./a", "b/"]);
-    let text = String::from_utf8_lossy(&out);
-    let names: Vec<&str> = text
-        .lines()
-        .map(|l| l.rsplit(' ').next().unwrap_or(""))
-        .collect();
-    assert!(names.contains(&"./a"), "./a printed as typed:\n{text}");
-    assert!(names.contains(&"b/"), "b/ printed as typed:\n{text}");
+    let last_words = |args: &[&str]| -> Vec<String> {
+        let out = env.stdout_ok(args);
+        String::from_utf8_lossy(&out)
+            .lines()
+            .map(|l| l.rsplit(' ').next().unwrap_or("").to_owned())
+            .collect()
+    };
+    let names = last_words(&["-d", "0", "-b", "-w", "60", "./a", "b/"]);
+    assert_eq!(names, ["a", "b", "(total)"], "labels");
+    let names = last_words(&["-d", "0", "-b", "-p", "-w", "60", "./a", "b/"]);
+    assert_eq!(
+        names,
+        ["./a", "b", "(total)"],
+        "-p: paths as dust writes them"
+    );
+    let names = last_words(&["-d", "1", "-b", "-p", "-w", "60", ".//a/./"]);
+    assert_eq!(names, ["./a/f", "./a"], "-p below a path");
     let v = env.json(["./a", "b/"]);
-    // JSON names them as dust does: `./a` as typed, `b/` without its slash
     let names: Vec<&str> = children(&v).iter().map(full_name).collect();
     assert!(
         names.contains(&"./a") && names.contains(&"b"),

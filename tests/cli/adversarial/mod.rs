@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 1 | nonexistent / empty arguments | `errors::nonexistent_path_among_valid_ones`, `args::empty_argument_among_valid_ones` |
 //! | 2 | same path twice, nested, aliases | `sizes::overlapping_arguments`, `args::aliases_count_each_inode_once` |
-//! | 3 | names as typed, `/` | `args::names_printed_as_typed`, `args::root_slash_never_doubled` |
+//! | 3 | names as dust prints them, `/` | `args::names_printed_as_dust_prints_them`, `args::root_slash_never_doubled` |
 //! | 4 | symlink / FIFO / device arguments | `args::symlink_argument_followed`, `args::fifo_and_device_arguments_not_opened` |
 //! | 5 | invalid option values | `errors::invalid_values`, `args::usage_errors_exit_2` |
 //! | 6 | cwd unreadable or deleted | `args::working_directory_gone_or_unreadable` |

@@ -303,7 +303,11 @@ fn million_entries_one_directory() {
         assert!(kb < 300 * 1024, "peak RSS {kb} KiB for 1M entries");
     }
     let out = env.stdout_ok(["-n", "30", "wide"]);
-    assert_eq!(lines(&out).len(), 30, "the text view of 1M entries");
+    assert_eq!(
+        lines(&out).len(),
+        31,
+        "the text view of 1M entries: the root and 30"
+    );
 }
 
 /// A tree both wide and deep: a 3000-deep chain with a sibling directory (holding a file)

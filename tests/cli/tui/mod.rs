@@ -7,6 +7,7 @@ mod delete;
 mod diff;
 mod filter_mouse;
 mod live;
+mod local_time;
 mod owners;
 mod tmux;
 

@@ -7,6 +7,8 @@
 //! Without dust the tests say so and skip (`skip!`, a failure under CI=true: `.ci/run`
 //! installs dust).
 
+mod rows;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
