@@ -19,6 +19,7 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use rustix::fs::{Dir, FileType};
 
 use super::posix::retry_when_out_of_fds;
+pub use super::posix::{fstat, fstat_times, stat_at, stat_at_times, stat_path, stat_path_times};
 use super::{Errno, Span, Stopped};
 
 /// Calls `f(name, d_type, d_ino)` for every entry but `.` and `..`.
