@@ -26,6 +26,7 @@ mod dust_parity;
 mod errors;
 mod export;
 mod extents;
+mod extents_views;
 mod generated;
 mod identity;
 mod import;
