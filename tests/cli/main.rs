@@ -33,6 +33,7 @@ mod import;
 mod interop;
 mod layers;
 mod merge;
+mod network;
 mod output;
 mod owners;
 mod shapes;
