@@ -76,3 +76,33 @@ fn the_delete_dialog_says_what_is_really_freed() {
         j.screen()
     );
 }
+
+/// The real binary in a real terminal: `hogs i --extents` shows the columns and says what a
+/// delete frees (the flag reaches the view).
+#[test]
+fn in_a_real_terminal_extents_shows_what_a_delete_frees() {
+    use super::tmux::{view_script, wait_for_file, Tmux};
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a/own", 300_000)
+        .file("t/a/orig", 100_000)
+        .hardlink("t/a/orig", "t/a/link")
+        .file("t/b/other", 50_000);
+    let (linked, a) = (env.du_disk(&["t/a/orig"]), env.du_disk(&["t/a"]));
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[],
+        &view_script(&env, "--extents t"),
+    );
+    tmux.wait_for(&format!("shared {}", iec(linked)));
+    tmux.keys(&["g", "d"]);
+    let dialog = tmux.wait_for("any other key: No");
+    let said = format!("{} freed: what only it holds", iec(a - linked));
+    assert!(dialog.contains(&said), "{said}:\n{dialog}");
+    tmux.keys(&["n", "q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+    assert!(env.path("t/a/own").exists(), "n keeps it");
+}

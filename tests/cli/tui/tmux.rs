@@ -10,12 +10,12 @@ use hogs::vocab::{SizeMode, UnitStyle};
 use crate::util::{hogs_bin, TestEnv};
 
 /// A tmux server of our own (its socket in the test's directory).
-struct Tmux {
+pub(super) struct Tmux {
     socket: PathBuf,
 }
 
 impl Tmux {
-    fn available() -> bool {
+    pub(super) fn available() -> bool {
         Command::new("tmux")
             .arg("-V")
             .stdout(Stdio::null())
@@ -34,7 +34,7 @@ impl Tmux {
     }
 
     /// Starts `script` (sh) in a detached 100x30 session.
-    fn start(socket: PathBuf, env: &[(&str, &Path)], script: &str) -> Tmux {
+    pub(super) fn start(socket: PathBuf, env: &[(&str, &Path)], script: &str) -> Tmux {
         let t = Tmux { socket };
         let mut args = vec!["new-session", "-d", "-s", "hogs", "-x", "100", "-y", "30"];
         let pairs: Vec<String> = env
@@ -55,7 +55,7 @@ impl Tmux {
         t
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(super) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "hogs"];
         args.extend_from_slice(keys);
         let out = self.cmd(&args);
@@ -68,7 +68,7 @@ impl Tmux {
     }
 
     /// Waits (up to 20 s) until the screen contains `text`; returns the screen.
-    fn wait_for(&self, text: &str) -> String {
+    pub(super) fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
@@ -92,7 +92,7 @@ impl Drop for Tmux {
 
 /// The shell line a tmux test runs: `hogs i ARGS` in the test's root, its exit status kept
 /// in `status.txt`.
-fn view_script(env: &TestEnv, args: &str) -> String {
+pub(super) fn view_script(env: &TestEnv, args: &str) -> String {
     format!(
         "cd '{}' && '{}' i {args}; echo $? > status.txt",
         env.root().display(),
@@ -100,7 +100,7 @@ fn view_script(env: &TestEnv, args: &str) -> String {
     )
 }
 
-fn wait_for_file(p: &Path) -> String {
+pub(super) fn wait_for_file(p: &Path) -> String {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(20) {
         if let Ok(s) = std::fs::read_to_string(p) {
