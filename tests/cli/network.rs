@@ -3,7 +3,7 @@
 //! directory, attribute caching off (every `stat` would ask the server again). hogs stats
 //! with `AT_STATX_DONT_SYNC` there (the attributes the lookup brought back): its totals
 //! must still be du's in every mode and with any thread count. No timing is asserted (see
-//! docs/BENCHMARKS.md for that). Needs root, sshd, sshfs and unshare.
+//! docs/BENCHMARKS.md for that). Needs root, sshd, sshfs, unshare and strace.
 
 use std::fs;
 use std::net::{TcpListener, TcpStream};
@@ -85,7 +85,7 @@ fn start_sshd(env: &TestEnv) -> (Sshd, u16) {
 /// (`du -sb`) and entries (`du --inodes`), with one thread, two and eight.
 #[test]
 fn totals_through_sshfs_equal_du() {
-    let missing: Vec<&str> = ["sshfs", "ssh-keygen", "unshare", "fusermount3"]
+    let missing: Vec<&str> = ["sshfs", "ssh-keygen", "unshare", "fusermount3", "strace"]
         .into_iter()
         .filter(|c| !have(c))
         .collect();
@@ -114,6 +114,7 @@ for t in 1 2 8; do
   {hogs} -j -s -T $t m/t > apparent-$t.json
   {hogs} -j -f -T $t m/t > count-$t.json
 done
+strace -f -qq -e trace=statx,newfstatat -o trace.txt {hogs} -T 2 -d 0 m/t > /dev/null
 du -sB1 m/t > du-disk.txt
 du -sb m/t > du-apparent.txt
 du -s --inodes m/t > du-count.txt
@@ -132,5 +133,15 @@ du -s --inodes m/t > du-count.txt
             assert_eq!(size(&v), want, "{file}: hogs vs du through sshfs");
         }
     }
-    assert!(du("du-count.txt") >= 16, "the mount showed the tree");
+    let entries = du("du-count.txt");
+    assert!(entries >= 16, "the mount showed the tree");
+    // every entry below the root from what the client holds, none with a plain fstatat
+    let trace = fs::read_to_string(env.path("trace.txt")).expect("strace output");
+    let cached = trace.matches("AT_STATX_DONT_SYNC").count() as u64;
+    let plain = trace.matches("newfstatat(").count();
+    assert!(
+        cached >= entries - 1,
+        "{cached} of {entries} stats from the cache:\n{trace}"
+    );
+    assert!(plain <= 1, "only the root argument with fstatat:\n{trace}");
 }

@@ -18,7 +18,7 @@ mod stat;
 
 pub use listing::{read_entries, read_entries_until, read_span, HASH_END};
 pub use process::{one_malloc_arena, prefault, usable_cpus, CpuHome};
-pub use stat::{fstat, fstat_times, stat_at, stat_at_times, stat_path, stat_path_times};
+pub use stat::{fstat_cached, fstat_times_cached, is_remote, stat_at_cached, stat_at_times_cached};
 
 /// The kernel refused openat2 (before Linux 5.6, or a seccomp filter that does not know it):
 /// every directory is opened with openat and stat'ed instead.

@@ -1,5 +1,6 @@
-//! Stats on Linux: `statx` with `AT_STATX_DONT_SYNC` and a mask of only the fields the walk
-//! keeps, so that a network filesystem answers from the attributes it already holds.
+//! Stats on a network filesystem: `statx` with `AT_STATX_DONT_SYNC` and a mask of only the
+//! fields the walk keeps, so that the client answers from the attributes it already holds
+//! (the walk asks [`is_remote`] of its root and of every mount it enters).
 //!
 //! Why: on NFS, CIFS or FUSE (sshfs…) a plain `fstatat` may ask the server again for the
 //! attributes the lookup of the same name has just brought back (FUSE does whenever its
@@ -15,7 +16,7 @@
 use std::ffi::CStr;
 use std::os::fd::BorrowedFd;
 
-use rustix::fs::{AtFlags, Statx, StatxFlags, CWD};
+use rustix::fs::{AtFlags, Statx, StatxFlags};
 
 use super::super::posix::{self, at_flags};
 use super::super::{kind_of, Errno, Meta, Times};
@@ -70,16 +71,16 @@ fn times(x: &Statx) -> Times {
     }
 }
 
-/// `statx(dir, name)`; `fstatat` where statx is refused.
-pub fn stat_at(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<Meta, Errno> {
+/// `statx(dir, name)` from what the client holds; `fstatat` where statx is refused.
+pub fn stat_at_cached(dir: BorrowedFd<'_>, name: &CStr, follow: bool) -> Result<Meta, Errno> {
     match statx(dir, name, at_flags(follow), WALK) {
         Err(Errno::NOSYS) => posix::stat_at(dir, name, follow),
         r => r.map(|x| meta(&x)),
     }
 }
 
-/// [`stat_at`] with the access and change times.
-pub fn stat_at_times(
+/// [`stat_at_cached`] with the access and change times.
+pub fn stat_at_times_cached(
     dir: BorrowedFd<'_>,
     name: &CStr,
     follow: bool,
@@ -90,38 +91,42 @@ pub fn stat_at_times(
     }
 }
 
-/// Stat of a path as typed (relative to the working directory).
-pub fn stat_path(path: &[u8], follow: bool) -> Result<Meta, Errno> {
-    let c = std::ffi::CString::new(path).map_err(|_| Errno::INVAL)?;
-    match statx(CWD, &c, at_flags(follow), WALK) {
-        Err(Errno::NOSYS) => posix::stat_path(path, follow),
-        r => r.map(|x| meta(&x)),
-    }
-}
-
-/// [`stat_path`] with the access and change times.
-pub fn stat_path_times(path: &[u8], follow: bool) -> Result<(Meta, Times), Errno> {
-    let c = std::ffi::CString::new(path).map_err(|_| Errno::INVAL)?;
-    match statx(CWD, &c, at_flags(follow), WITH_TIMES) {
-        Err(Errno::NOSYS) => posix::stat_path_times(path, follow),
-        r => r.map(|x| (meta(&x), times(&x))),
-    }
-}
-
-/// Stat of an open file or directory.
-pub fn fstat(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {
+/// Stat of an open directory from what the client holds.
+pub fn fstat_cached(fd: BorrowedFd<'_>) -> Result<Meta, Errno> {
     match statx(fd, c"", AtFlags::EMPTY_PATH, WALK) {
         Err(Errno::NOSYS) => posix::fstat(fd),
         r => r.map(|x| meta(&x)),
     }
 }
 
-/// [`fstat`] with the access and change times.
-pub fn fstat_times(fd: BorrowedFd<'_>) -> Result<(Meta, Times), Errno> {
+/// [`fstat_cached`] with the access and change times.
+pub fn fstat_times_cached(fd: BorrowedFd<'_>) -> Result<(Meta, Times), Errno> {
     match statx(fd, c"", AtFlags::EMPTY_PATH, WITH_TIMES) {
         Err(Errno::NOSYS) => posix::fstat_times(fd),
         r => r.map(|x| (meta(&x), times(&x))),
     }
+}
+
+/// Whether a directory is on a network filesystem (NFS, SMB, FUSE, 9P, Ceph, AFS…), whose
+/// stats are worth answering from the client's cache ([`stat_at_cached`]). Elsewhere the walk
+/// keeps `fstatat`: statx costs more in the kernel (`-T 1 -d 0 balanced` on ext4, warm:
+/// 199 ms with fstatat, 215 with statx) and a local filesystem has nothing to sync.
+pub fn is_remote(dir: BorrowedFd<'_>) -> bool {
+    const REMOTE: [u64; 11] = [
+        0x6969,      // NFS
+        0xFF53_4D42, // CIFS
+        0xFE53_4D42, // SMB2
+        0x517B,      // SMB
+        0x6573_5546, // FUSE (sshfs, rclone, s3fs…)
+        0x0102_1997, // 9P
+        0x00C3_6400, // Ceph
+        0x5346_414F, // AFS
+        0x6B41_4653, // kAFS
+        0x7375_7245, // Coda
+        0x0BD0_0BD0, // Lustre
+    ];
+    #[allow(clippy::unnecessary_cast)]
+    rustix::fs::fstatfs(dir).is_ok_and(|s| REMOTE.contains(&(s.f_type as u64)))
 }
 
 #[cfg(test)]
@@ -134,10 +139,19 @@ mod tests {
         let dir = std::env::temp_dir();
         let path = dir.join(format!("hogs-statx-{}", std::process::id()));
         std::fs::write(&path, vec![7u8; 10_000]).expect("write a temporary file");
-        let bytes = path.as_os_str().as_encoded_bytes();
-        let a = stat_path_times(bytes, false).expect("statx");
-        let b = posix::stat_path_times(bytes, false).expect("fstatat");
+        let file = std::fs::File::open(&path).expect("open it");
+        let fd = std::os::fd::AsFd::as_fd(&file);
+        let a = fstat_times_cached(fd).expect("statx");
+        let b = posix::fstat_times(fd).expect("fstat");
+        let dir = std::fs::File::open(&dir).expect("open the directory");
+        let name = std::ffi::CString::new(path.file_name().expect("a name").as_encoded_bytes())
+            .expect("no NUL");
+        let c = stat_at_times_cached(std::os::fd::AsFd::as_fd(&dir), &name, false).expect("statx");
         let _ = std::fs::remove_file(&path);
+        assert!(
+            !is_remote(std::os::fd::AsFd::as_fd(&dir)),
+            "the temporary directory"
+        );
         let key = |(m, t): (Meta, Times)| {
             (
                 m.dev, m.ino, m.nlink, m.size, m.blocks, m.mtime, m.kind, m.uid, m.gid, m.mode,
@@ -145,5 +159,6 @@ mod tests {
             )
         };
         assert_eq!(key(a), key(b));
+        assert_eq!(key(c), key(b));
     }
 }
