@@ -65,8 +65,16 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
         return fail(msg);
     }
     let shown_name = new.tree.name(new_root).to_vec();
-    let old = prepare(old.tree, &shown_name, config);
-    let new = prepare(new.tree, &shown_name, config);
+    let walked = config.import.is_none();
+    if config.extents && old.tree.sharing.is_empty() {
+        crate::error::say(format!(
+            "--diff: '{}' was not saved with --extents: its sizes count every clone and \
+             snapshot again",
+            shown(opts.old.as_bytes(), err_tty)
+        ));
+    }
+    let old = prepare(old.tree, &shown_name, config, false);
+    let new = prepare(new.tree, &shown_name, config, walked);
     let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
     let diff = matching.with(&old, &new);
 
@@ -135,7 +143,7 @@ pub fn sides_for_view(
         let _ = report_scan_errors(&old.errors, &old.tree, &mut io::stderr().lock(), err_tty);
     }
     Ok((
-        prepare(old.tree, &shown_name, config),
+        prepare(old.tree, &shown_name, config, false),
         new,
         old.errors.is_empty(),
     ))
@@ -202,12 +210,19 @@ fn lexically_normal(path: &[u8]) -> Vec<&[u8]> {
 /// Totals for the comparison, without what no view of it reads: identities, link counts,
 /// owners and times (16 bytes and more an entry, in two trees at once). The root is named
 /// `shown_name` first, so that -e and -v see one spelling of every path in both scans (an
-/// export records an absolute path).
-pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config) -> Tree {
+/// export records an absolute path). `walked`: the tree is a walk's, whose files `--extents`
+/// measures (a saved scan has its sizes as it was saved: an export with `--extents` keeps
+/// them).
+pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config, walked: bool) -> Tree {
     if let Some(root) = tree.roots().next() {
         tree.set_root_name(root, shown_name.to_vec());
     }
     tree.apply_filters(&config.filters);
+    if config.extents && walked {
+        if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
+            crate::error::say(note);
+        }
+    }
     slim(&mut tree, config);
     tree.extra = Vec::new();
     tree.finish();

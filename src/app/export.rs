@@ -29,6 +29,12 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
     let tree = &mut scan.tree;
     // own sizes, not totals: no `finish`
     tree.mark_filtered(&config.filters);
+    if config.extents {
+        // `dsize` becomes what each file holds, each range of disk once in the file
+        if let Some(note) = crate::walk::extents::measure(tree, config.walk.threads) {
+            crate::error::say(note);
+        }
+    }
     let Some(root) = tree.roots().next() else {
         return status; // the argument could not be read: said above
     };

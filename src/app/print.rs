@@ -23,6 +23,11 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
     };
     let mut tree = scan.tree;
     tree.apply_filters(&config.filters);
+    crate::walk::extents::keep_imported(
+        &mut tree,
+        config.walk.mode,
+        config.filters.is_active() || config.view.filetime.is_some(),
+    );
     if config.extents {
         if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
             crate::error::say(note);

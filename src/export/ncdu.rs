@@ -8,6 +8,10 @@
 //! raw bytes, escaped only where JSON requires it, exactly as ncdu 1.18 writes them: bytes that
 //! are not UTF-8 stay raw (ncdu and gdu read them back).
 //!
+//! With `--extents`, `dsize` is what the entry holds counted by its extents (each range of
+//! disk once in the export, as the scan counts it) and every entry also carries hogs's
+//! `exclusive_bytes` and `shared_bytes` (see `write_info`), which `--import` reads back.
+//!
 //! The tree is written depth-first from an explicit stack: any depth works.
 
 use std::io::{self, Write};
@@ -162,6 +166,18 @@ fn write_info(
         && !node.has(flags::UNREADABLE)
     {
         out.write_all(b",\"notreg\":true")?;
+    }
+    if let Some(sh) = tree.sharing.get(id as usize).filter(|_| counted) {
+        // hogs's own keys (`--extents`; readers skip keys they do not know): unlike the
+        // sizes, the subtree's values, as `-j` gives them (what is shared is a union, which
+        // a reader could not add up from the files); the root's always, which says the
+        // export has them
+        if sh.exclusive > 0 || is_root {
+            write!(out, ",\"exclusive_bytes\":{}", sh.exclusive)?;
+        }
+        if sh.shared > 0 || is_root {
+            write!(out, ",\"shared_bytes\":{}", sh.shared)?;
+        }
     }
     if node.has(flags::FILTERED) {
         out.write_all(b",\"excluded\":\"pattern\"")?;

@@ -24,7 +24,8 @@
 //! count, `read_error` an unreadable directory (kept, with an error) or an entry that could
 //! not be stat'ed (dropped, with an error), `excluded` a file left out by a pattern (counts
 //! nothing) or a directory on another filesystem, `notreg` a non-regular file (a symlink when
-//! `mode` says so), `uid`/`gid`/`mode` the extra table.
+//! `mode` says so), `uid`/`gid`/`mode` the extra table, hogs's `exclusive_bytes` and
+//! `shared_bytes` (`--extents`: the subtree's, see `export::ncdu`) [`Tree::sharing`].
 
 use std::io::{BufReader, Read};
 
@@ -32,7 +33,9 @@ use rustc_hash::FxHashSet;
 
 use super::json::{Lexer, Number, Pos};
 use super::ImportError;
-use crate::tree::{flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, StatExtra, Tree};
+use crate::tree::{
+    flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, Sharing, StatExtra, Tree, TOTAL,
+};
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
 mod parser;
@@ -163,6 +166,8 @@ struct Info {
     read_error: bool,
     notreg: bool,
     unscanned: bool,
+    /// `exclusive_bytes`, `shared_bytes` (`--extents`).
+    sharing: Option<Sharing>,
     excluded: Option<bool>, // Some(true): another filesystem; Some(false): a pattern
 }
 
@@ -183,6 +188,9 @@ pub(super) struct Sink {
     /// any part).
     links_seen: FxHashSet<(u64, u64)>,
     keep: Keep,
+    /// What each node read so far holds exclusively and shares (`--extents`), in the order
+    /// read; `None` once an entry has none (an export without the mode, or a merge).
+    sharing: Option<Vec<Sharing>>,
 }
 
 impl Sink {
@@ -194,12 +202,16 @@ impl Sink {
             failed: Vec::new(),
             links_seen: FxHashSet::default(),
             keep,
+            sharing: Some(Vec::new()),
         }
     }
 
     /// The tree and the errors it records, by path as a walk reports them.
     pub(super) fn into_scan(self) -> Scan {
-        let Built { tree, dir_ids } = self.out.into_tree();
+        let Built { mut tree, dir_ids } = self.out.into_tree();
+        if let Some(read) = self.sharing.filter(|s| s.len() + 1 == tree.len()) {
+            tree.sharing = in_preorder(&tree, &read);
+        }
         let dir = |seq: u32| -> NodeId { dir_ids[seq as usize] };
         let errors: Vec<ScanError> = self
             .unreadable
@@ -222,6 +234,8 @@ impl Sink {
     /// its own ([`flags::UNSCANNED`]). `None`: the root of the merge. Opened: what follows
     /// is in it.
     pub(super) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
+        // a directory between the parts: what it shares is no part's to say
+        self.sharing = None;
         let mut node = Node::new(EntryKind::Dir, 0, 0, 0, flags::UNSCANNED);
         node.entries = 0;
         self.count = self.count.saturating_add(1);
@@ -231,6 +245,36 @@ impl Sink {
             self.out.open_dir(node, name, (0, 0), None);
         }
     }
+}
+
+impl Sink {
+    /// Records what a node just made of an info object holds (`--extents`): the first entry
+    /// without it means the export has none.
+    fn record_sharing(&mut self, info: &Info) {
+        match (&mut self.sharing, info.sharing) {
+            (Some(v), Some(s)) => v.push(s),
+            (Some(v), None) if v.is_empty() => self.sharing = None,
+            // an entry that holds nothing of its own (left out, a duplicate) writes nothing
+            (Some(v), None) => v.push(Sharing::default()),
+            (None, _) => {}
+        }
+    }
+}
+
+/// The values read, one per node in the order of the file (a depth-first walk in directory
+/// order, which is how the tree keeps its children), by node id; the total's are its root's.
+fn in_preorder(tree: &Tree, read: &[Sharing]) -> Vec<Sharing> {
+    let mut out = vec![Sharing::default(); tree.len()];
+    let mut next = read.iter();
+    let mut stack: Vec<NodeId> = tree.roots().rev().collect();
+    while let Some(id) = stack.pop() {
+        out[id as usize] = next.next().copied().unwrap_or_default();
+        stack.extend(tree.node(id).children().rev());
+    }
+    if let Some(root) = tree.roots().next() {
+        out[TOTAL as usize] = out[root as usize];
+    }
+    out
 }
 
 /// What a merge does where a part being read meets the place of another part.

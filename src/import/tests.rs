@@ -290,3 +290,36 @@ fn what_is_not_asked_for_is_not_kept() {
         assert_eq!(bare.node(id).flags(), all.node(id).flags());
     }
 }
+
+/// `--extents`'s keys come back as the tree's sharing, node for node (the file's order is
+/// the tree's depth-first order); an export without them, or with a root without them, has
+/// none.
+#[test]
+fn exclusive_and_shared_bytes_are_read_back() {
+    let doc = r#"[1,2,{},[{"name":"/r","dsize":4096,"exclusive_bytes":9096,"shared_bytes":3000},
+[{"name":"b","dsize":4096,"exclusive_bytes":4096,"shared_bytes":3000},
+{"name":"clone","shared_bytes":3000}],
+{"name":"own","dsize":1000,"exclusive_bytes":1000},
+[{"name":"a","dsize":4096,"exclusive_bytes":4096,"shared_bytes":3000},
+{"name":"orig","dsize":3000,"shared_bytes":3000}]]]"#;
+    let tree = read_tree(doc.as_bytes()).expect("loads");
+    let sh = |path: &str| {
+        let s = tree.sharing[by_path(&tree, path) as usize];
+        (s.exclusive, s.shared)
+    };
+    assert_eq!(sh("/r"), (9096, 3000));
+    assert_eq!(sh("/r/b"), (4096, 3000));
+    assert_eq!(sh("/r/b/clone"), (0, 3000));
+    assert_eq!(sh("/r/own"), (1000, 0));
+    assert_eq!(sh("/r/a/orig"), (0, 3000));
+    let total = tree.sharing[TOTAL as usize];
+    assert_eq!((total.exclusive, total.shared), (9096, 3000));
+    let plain = read_tree(SAMPLE.as_bytes()).expect("loads");
+    assert!(plain.sharing.is_empty(), "no --extents keys, no sharing");
+    let no_root = doc.replacen(r#","exclusive_bytes":9096,"shared_bytes":3000"#, "", 1);
+    let tree = read_tree(no_root.as_bytes()).expect("loads");
+    assert!(
+        tree.sharing.is_empty(),
+        "the root says whether the file has them"
+    );
+}

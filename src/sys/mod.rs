@@ -17,8 +17,9 @@
 //! Three modules answer it, and this file is the one place that says which is built:
 //! - `posix`: what every Unix has (openat, fstatat, faccessat, getrlimit, getrusage), for
 //!   both backends;
-//! - `linux` (only `cfg(target_os = "linux")`, the default there): getdents64 into a buffer
-//!   of our own and its ext4 positions (a listing ended without its empty read, a huge one
+//! - `linux` (only `cfg(target_os = "linux")`, the default there): statx without a sync on
+//!   network filesystems (`AT_STATX_DONT_SYNC`: the client answers from what it has),
+//!   getdents64 into a buffer of our own and its ext4 positions (a listing ended without its empty read, a huge one
 //!   split between threads), openat2's RESOLVE_NO_XDEV, capabilities, CPU affinity,
 //!   mallopt, MADV_POPULATE_WRITE;
 //! - `portable` (every other Unix, and Linux with the `portable-walk` feature, which is how
@@ -54,6 +55,11 @@ use portable as backend;
 pub use posix::{
     fstat, fstat_times, may_search, open_dir_at, open_dir_long_path, open_dir_path, stat_at,
     stat_at_times, stat_path, stat_path_times,
+};
+// On a network filesystem (`is_remote`), the same stats from what the client holds: on
+// Linux statx with AT_STATX_DONT_SYNC (`linux/stat.rs`); elsewhere the stats above.
+pub use backend::{
+    fstat_cached, fstat_times_cached, is_remote, stat_at_cached, stat_at_times_cached,
 };
 // Directories: list one's entries with their types, tell filesystems apart (and, on Linux,
 // split a huge listing). What the backend says.

@@ -19,7 +19,18 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use rustix::fs::{Dir, FileType};
 
 use super::posix::retry_when_out_of_fds;
+// no statx here: a network filesystem's stats are the usual ones
+pub use super::posix::{
+    fstat as fstat_cached, fstat_times as fstat_times_cached, stat_at as stat_at_cached,
+    stat_at_times as stat_at_times_cached,
+};
 use super::{Errno, Span, Stopped};
+
+/// Whether a directory is on a network filesystem: no stat answers from the client's cache
+/// here, so it makes no difference.
+pub fn is_remote(_dir: BorrowedFd<'_>) -> bool {
+    false
+}
 
 /// Calls `f(name, d_type, d_ino)` for every entry but `.` and `..`.
 pub fn read_entries(dir: &OwnedFd, f: impl FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {

@@ -23,6 +23,7 @@ use super::style::Styles;
 use super::view;
 use crate::tree::PathFilters;
 use crate::tree::{NodeId, Tree};
+use crate::vocab::SizeMode;
 use crate::walk::WalkOptions;
 use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
 
@@ -34,7 +35,8 @@ const IDLE_WAIT: Duration = Duration::from_millis(250);
 
 /// Results of background work, sent to the UI thread.
 enum Done {
-    Scan(Scan),
+    /// A finished walk or a loaded export, and what to say of its extents (`--extents`).
+    Scan(Box<Scan>, Option<&'static str>),
     DeleteProgress(usize, usize),
     Deleted {
         outcome: delete::Outcome,
@@ -59,6 +61,12 @@ pub struct App {
     walk: WalkOptions,
     filters: PathFilters,
     walking: Option<LiveWalk>,
+    /// `--extents`: a finished walk's files are measured by their extents before it is
+    /// shown, and a rescan reads the whole scan again (a range of disk counts once in the
+    /// scan, which no part of it can tell alone).
+    pub extents: bool,
+    /// What the walk was started on (what an `--extents` rescan reads again).
+    paths: Vec<OsString>,
     /// Errors of the finished walk (printed on exit).
     pub errors: Vec<ScanError>,
     tx: Sender<Done>,
@@ -79,6 +87,8 @@ impl App {
             },
             filters,
             walking: None,
+            extents: false,
+            paths: Vec::new(),
             errors: Vec::new(),
             tx,
             rx,
@@ -93,15 +103,22 @@ impl App {
     /// [`App::start_scan`] through a given [`LiveScan`] (tests hold its lock to pause the walk).
     pub fn start_scan_watched(&mut self, paths: Vec<OsString>, live: Arc<LiveScan>) {
         let progress = Arc::new(Progress::default());
+        self.paths.clone_from(&paths);
         let (l, p, opts, tx) = (
             Arc::clone(&live),
             Arc::clone(&progress),
             self.walk.clone(),
             self.tx.clone(),
         );
+        let extents = self.extents.then(|| self.filters.clone());
         std::thread::spawn(move || {
-            let scan = walk_live(&paths, &opts, &p, &l);
-            let _ = tx.send(Done::Scan(scan));
+            let mut scan = walk_live(&paths, &opts, &p, &l);
+            let mut note = None;
+            if let Some(filters) = extents {
+                scan.tree.apply_filters(&filters);
+                note = crate::walk::extents::measure(&mut scan.tree, opts.threads);
+            }
+            let _ = tx.send(Done::Scan(Box::new(scan), note));
         });
         self.watch(live, progress);
     }
@@ -111,7 +128,7 @@ impl App {
     pub fn show_imported(&mut self, scan: Scan) {
         self.state.imported = true;
         self.state.allow_delete = false;
-        self.handle(Done::Scan(scan));
+        self.handle(Done::Scan(Box::new(scan), None));
     }
 
     /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
@@ -170,6 +187,10 @@ impl App {
                     });
                 });
             }
+            Request::Rescan(_) if self.extents => {
+                super::extents::start_over(&mut self.state);
+                self.start_scan(self.paths.clone());
+            }
             Request::Rescan(id) => {
                 let path = OsString::from_vec(self.state.tree.path(id));
                 let (opts, filters, tx) =
@@ -199,10 +220,18 @@ impl App {
 
     fn handle(&mut self, done: Done) {
         match done {
-            Done::Scan(scan) => {
+            Done::Scan(scan, note) => {
+                let scan = *scan;
                 let mut tree = scan.tree;
                 tree.apply_filters(&self.filters);
+                if self.state.imported {
+                    let filtered = self.filters.is_active();
+                    crate::walk::extents::keep_imported(&mut tree, SizeMode::Disk, filtered);
+                }
                 tree.finish();
+                if let Some(note) = note {
+                    self.state.message = Some(note.into());
+                }
                 // first: the rows of a finished walk list what a comparison found removed
                 self.state.scan.running = false;
                 self.state.set_tree(tree);

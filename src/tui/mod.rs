@@ -12,6 +12,7 @@ pub mod delete;
 pub mod diff;
 mod errors;
 pub mod event;
+pub mod extents;
 pub mod listing;
 pub mod marks;
 mod overlay;
@@ -106,6 +107,7 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         },
         styles,
     );
+    app.extents = config.extents;
     // before the screen is taken: what goes wrong stays readable after the view closes
     let mut status = match load(config, &mut app) {
         Ok(true) => ExitStatus::Success,

@@ -62,6 +62,7 @@ fn help_lines() -> Vec<String> {
         "D              sort: change (with --diff;",
         "               removed entries: dim, read-only)",
         "a              apparent / disk size",
+        "               (--extents: size % excl shared)",
         "c M            item count / mtime column",
         "/              filter (Esc clears)",
         "Space          mark / unmark",
@@ -82,15 +83,21 @@ fn help_lines() -> Vec<String> {
 fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
     let effect = state.tree.removal(targets);
     let verb = if trash { "Move to the trash" } else { "Delete" };
+    // --extents: what is really freed, the bytes only the targets hold
+    let words = match super::extents::freed(&state.tree, targets) {
+        Some(f) if !trash && super::extents::shown(state) => {
+            super::extents::words(state, f, targets.len())
+        }
+        _ => state.removal_words(&effect, trash),
+    };
     let mut lines = vec![format!(
-        "{verb} {} {} ({})?",
+        "{verb} {} {} ({words})?",
         targets.len(),
         if targets.len() == 1 {
             "entry"
         } else {
             "entries"
         },
-        state.removal_words(&effect, trash)
     )];
     for &id in targets.iter().take(5) {
         lines.push(format!("  {}", path_of(state, id)));

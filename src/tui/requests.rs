@@ -131,6 +131,9 @@ impl State {
         trash: bool,
     ) {
         self.busy = None;
+        let freed = super::extents::freed(&self.tree, removed)
+            .filter(|_| !trash && super::extents::shown(self));
+        super::extents::forget(&mut self.tree, removed);
         let effect = self.tree.remove_all(removed);
         self.removed.extend_from_slice(removed);
         self.tree_changed();
@@ -139,11 +142,11 @@ impl State {
         } else {
             "deleted"
         };
-        let summary = format!(
-            "{verb} {} ({})",
-            removed.len(),
-            self.removal_words(&effect, trash)
-        );
+        let words = match freed {
+            Some(f) => super::extents::words(self, f, removed.len()),
+            None => self.removal_words(&effect, trash),
+        };
+        let summary = format!("{verb} {} ({words})", removed.len());
         if failed.is_empty() {
             self.message = Some(summary);
         } else {

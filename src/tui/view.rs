@@ -102,9 +102,10 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         crate::vocab::SizeMode::Time => "time",
     };
     let mut text = format!(
-        " {} · {} entries · {mode} · by {}",
+        " {} · {} entries · {mode}{} · by {}",
         state.format(node.size(state.mode)),
         node.entries.saturating_sub(u32::from(state.dir != TOTAL)),
+        super::extents::header(state),
         state.sort_label()
     );
     let scan = &state.scan;
@@ -286,6 +287,8 @@ struct Columns {
     /// The change of every visible row, when a comparison is shown.
     changes: Option<Vec<(String, Color)>>,
     change_w: usize,
+    /// `--extents`: the `excl` and `shared` cells of every visible row.
+    sharing: Option<Vec<String>>,
     /// The current directory's size: what a row's percentage is of.
     dir_size: u64,
     /// The biggest row's size: what fills a bar.
@@ -318,6 +321,7 @@ impl Columns {
             bar_w: bar_width(width),
             changes,
             change_w,
+            sharing: super::extents::cells(state, visible),
             dir_size: src.node(state.dir).size(state.mode),
             largest: state.largest(),
         }
@@ -351,6 +355,9 @@ fn row_line(
     let marked = state.marks.contains(id);
     let (size, size_w, change_w) = (&cols.sizes[i], cols.size_w, cols.change_w);
     let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
+    if let Some(cells) = &cols.sharing {
+        spans.push(Span::styled(cells[i].clone(), Style::new().fg(Color::Cyan)));
+    }
     if let Some(changes) = &cols.changes {
         let (text, color) = &changes[i];
         spans.push(Span::styled(

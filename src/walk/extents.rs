@@ -106,6 +106,15 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> 
         )
 }
 
+/// What an imported scan's sharing (read back from an export made with `--extents`) may
+/// still be shown as: only disk sizes, and only as scanned: a filter leaves part of a
+/// directory out, and what the rest shares cannot be told from the union saved.
+pub fn keep_imported(tree: &mut Tree, mode: crate::vocab::SizeMode, filtered: bool) {
+    if mode != crate::vocab::SizeMode::Disk || filtered {
+        tree.sharing = Vec::new();
+    }
+}
+
 /// The btrfs filesystems met, by device number (each subvolume has its own): their UUIDs.
 #[derive(Default)]
 struct BtrfsIds {

@@ -160,6 +160,10 @@ struct Walker<'a> {
     /// Device of the root being read when it is on ext4, whose listings mark their end
     /// (`sys::read_entries_until`); u64::MAX otherwise.
     ext4_dev: AtomicU64,
+    /// Device of the network filesystem the walk is on (its root's, or the last one it
+    /// entered below it), whose entries are stat'ed from what the client holds
+    /// (`sys::stat_at_cached`); u64::MAX when none.
+    remote_dev: AtomicU64,
     /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
     default_threads: OnceLock<(usize, usize)>,
     started: Instant,

@@ -54,6 +54,7 @@ impl<'a> Walker<'a> {
             blocks_at_start: sys::blocks_read(),
             judge_by_time: AtomicBool::new(false),
             ext4_dev: AtomicU64::new(u64::MAX),
+            remote_dev: AtomicU64::new(u64::MAX),
             default_threads: OnceLock::new(),
             started: Instant::now(),
             // -f claims every file without a stat: a repeated number is checked

@@ -22,6 +22,11 @@ impl Walker<'_> {
             _ => u64::MAX,
         };
         self.ext4_dev.store(ext4, Ordering::Relaxed);
+        let remote = match &job.handle {
+            DirHandle::Root(fd) if sys::is_remote(fd.as_fd()) => job.dev,
+            _ => u64::MAX,
+        };
+        self.remote_dev.store(remote, Ordering::Relaxed);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
         // A chain is followed here until it branches: one directory at a time is all it

@@ -22,7 +22,7 @@ fn tool(name: &str) -> bool {
 }
 
 /// Whether the filesystem tests can run here: says why not (`skip!`, which fails under CI).
-fn can_mount(tools: &[&str]) -> bool {
+pub(crate) fn can_mount(tools: &[&str]) -> bool {
     let missing: Vec<&str> = tools.iter().copied().filter(|t| !tool(t)).collect();
     if !is_root() || !missing.is_empty() {
         skip!("skipped: needs root and {tools:?} (missing: {missing:?}) to mount a loop image");
@@ -31,7 +31,7 @@ fn can_mount(tools: &[&str]) -> bool {
     true
 }
 
-fn read_json(env: &TestEnv, file: &str) -> Value {
+pub(crate) fn read_json(env: &TestEnv, file: &str) -> Value {
     let text = fs::read(env.path(file)).expect("hogs output");
     serde_json::from_slice(&text).unwrap_or_else(|e| {
         panic!(
@@ -42,7 +42,7 @@ fn read_json(env: &TestEnv, file: &str) -> Value {
 }
 
 /// `compsize -b`'s "Disk Usage" of its TOTAL line.
-fn compsize_disk(env: &TestEnv, file: &str) -> u64 {
+pub(crate) fn compsize_disk(env: &TestEnv, file: &str) -> u64 {
     let text = fs::read_to_string(env.path(file)).expect("compsize output");
     let total = text
         .lines()
@@ -56,7 +56,7 @@ fn compsize_disk(env: &TestEnv, file: &str) -> u64 {
 }
 
 /// `btrfs filesystem du -s --raw`: (total, exclusive, set shared) by path.
-fn btrfs_du(env: &TestEnv, file: &str) -> Vec<(String, (u64, u64, u64))> {
+pub(crate) fn btrfs_du(env: &TestEnv, file: &str) -> Vec<(String, (u64, u64, u64))> {
     let text = fs::read_to_string(env.path(file)).expect("btrfs filesystem du output");
     text.lines()
         .skip(1)
@@ -68,7 +68,7 @@ fn btrfs_du(env: &TestEnv, file: &str) -> Vec<(String, (u64, u64, u64))> {
         .collect()
 }
 
-fn sharing(v: &Value) -> (u64, u64, u64) {
+pub(crate) fn sharing(v: &Value) -> (u64, u64, u64) {
     (
         field_u64(v, "disk_bytes"),
         field_u64(v, "exclusive_bytes"),
@@ -79,7 +79,7 @@ fn sharing(v: &Value) -> (u64, u64, u64) {
 /// The btrfs image: `vol` (compressible text and its clone, incompressible data and its
 /// clone, a file of its own, an inline file) with a read-only snapshot `snap`, and `plain`
 /// (incompressible files only: one and its clone, one of its own) with none.
-fn btrfs_script(then: &str) -> String {
+pub(crate) fn btrfs_script(then: &str) -> String {
     format!(
         r#"set -e
 truncate -s 256M img

@@ -276,6 +276,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             _ => None,
         };
         let key = (dev, info.ino.unwrap_or(0));
+        self.sink.record_sharing(&info);
         let mount_name = self.mount.as_ref().and_then(|m| m.name);
         let seq = match (parent, is_dir, mount_name) {
             (None, _, None) => {
@@ -351,6 +352,14 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 b"read_error" => info.read_error = self.boolean("read_error")?,
                 b"notreg" => info.notreg = self.boolean("notreg")?,
                 b"unscanned" => info.unscanned = self.boolean("unscanned")?,
+                b"exclusive_bytes" => {
+                    let v = self.unsigned("exclusive_bytes")?;
+                    info.sharing.get_or_insert_with(Default::default).exclusive = v;
+                }
+                b"shared_bytes" => {
+                    let v = self.unsigned("shared_bytes")?;
+                    info.sharing.get_or_insert_with(Default::default).shared = v;
+                }
                 b"excluded" => {
                     self.lx.string(&mut self.scratch, KEY_MAX)?;
                     let other_fs = matches!(

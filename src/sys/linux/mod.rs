@@ -1,4 +1,4 @@
-//! The Linux backend of [`crate::sys`]: what only Linux has (openat2's RESOLVE_NO_XDEV,
+//! The Linux backend of [`crate::sys`]: what only Linux has (statx, openat2's RESOLVE_NO_XDEV,
 //! getdents64 into a buffer of our own and its ext4 positions, capabilities, CPU affinity,
 //! mallopt, MADV_POPULATE_WRITE), through rustix's raw calls and libc where rustix has
 //! nothing. The calls every Unix has are in `super::posix`.
@@ -14,9 +14,11 @@ use super::Errno;
 
 mod listing;
 mod process;
+mod stat;
 
 pub use listing::{read_entries, read_entries_until, read_span, HASH_END};
 pub use process::{one_malloc_arena, prefault, usable_cpus, CpuHome};
+pub use stat::{fstat_cached, fstat_times_cached, is_remote, stat_at_cached, stat_at_times_cached};
 
 /// The kernel refused openat2 (before Linux 5.6, or a seccomp filter that does not know it):
 /// every directory is opened with openat and stat'ed instead.

@@ -120,12 +120,11 @@ impl<'s> Reader<'s> {
         kind: Option<EntryKind>,
         ino: u64,
     ) {
-        let follow = task.walker.opts.follow_links;
         let stat = task
             .plan
             .stat
             .wants(kind)
-            .then(|| sys::stat_at(task.fd.as_fd(), name, follow));
+            .then(|| task.stat_entry(task.fd.as_fd(), name));
         self.denied |= matches!(stat, Some(Err(Errno::ACCESS)));
         let entry = Entry {
             stat: stat.as_ref(),
@@ -208,17 +207,17 @@ impl<'s> Reader<'s> {
         } = here;
         let off = names.len() as u32;
         names.extend_from_slice(name.to_bytes_with_nul());
-        let (follow, keep_times) = (task.walker.opts.follow_links, task.walker.opts.keep_extra);
+        let keep_times = task.walker.opts.keep_extra;
         let mut stat = NO_STAT;
         if task.plan.stat.wants(kind) {
             stat = stats.len() as u32;
             stats.push(if keep_times {
-                sys::stat_at_times(task.fd.as_fd(), name, follow).map(|(m, t)| {
+                task.stat_entry_times(task.fd.as_fd(), name).map(|(m, t)| {
                     times.push(t);
                     m
                 })
             } else {
-                sys::stat_at(task.fd.as_fd(), name, follow)
+                task.stat_entry(task.fd.as_fd(), name)
             });
         }
         if keep_times && times.len() == ents.len() {
@@ -350,7 +349,7 @@ impl DirTask<'_, '_> {
 
     /// Stats a batch of names (on the thread it was handed to) and makes its entries nodes.
     fn stat_batch(&self, mut batch: StatBatch) -> StatBatch {
-        let (follow, keep_times) = (self.walker.opts.follow_links, self.walker.opts.keep_extra);
+        let keep_times = self.walker.opts.keep_extra;
         let dirfd = self.fd.as_fd();
         let l = &mut batch.listed;
         if keep_times {
@@ -363,12 +362,12 @@ impl DirTask<'_, '_> {
             let name = name_at(&l.names, e.name_off);
             e.stat = l.stats.len() as u32;
             l.stats.push(if keep_times {
-                sys::stat_at_times(dirfd, name, follow).map(|(m, t)| {
+                self.stat_entry_times(dirfd, name).map(|(m, t)| {
                     l.times[i] = t;
                     m
                 })
             } else {
-                sys::stat_at(dirfd, name, follow)
+                self.stat_entry(dirfd, name)
             });
         }
         self.placer.place_batch(&mut batch);

@@ -57,6 +57,8 @@ pub(super) struct DirTask<'w, 'a> {
     dir_path: Option<Vec<u8>>,
     /// It is on the root's ext4 filesystem, whose listings mark their end.
     ext4: bool,
+    /// It is on a network filesystem: its entries are stat'ed from what the client holds.
+    remote: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -90,13 +92,20 @@ impl<'a> Walker<'a> {
         let is_root = matches!(handle, DirHandle::Root(_));
         let opened = self.open_handle(handle, node, stat_done)?;
         let (mut dev, mut perm, mut own) = (dev, perm, None);
+        let parent_remote = dev == self.remote_dev.load(Ordering::Relaxed);
         if !stat_done && !opened.on_parent_mount && !is_root {
-            let (meta, times) = self.stat_own(node, root_dev, opened.fd.as_fd())?;
+            let fd = opened.fd.as_fd();
+            let (meta, times) = self.stat_own(node, root_dev, fd, parent_remote)?;
+            if meta.dev != dev && sys::is_remote(fd) {
+                // a mount point: a network filesystem entered below a local one
+                self.remote_dev.store(meta.dev, Ordering::Relaxed);
+            }
             dev = meta.dev;
             perm = Some(meta.mode & 0o7777);
             own = Some((meta, times));
         }
         let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
+        let remote = dev == self.remote_dev.load(Ordering::Relaxed);
         let facts = DirFacts {
             may_be_large,
             ext4,
@@ -130,6 +139,7 @@ impl<'a> Walker<'a> {
             filtering: ex.hidden || !ex.names.is_empty() || dir_path.is_some(),
             dir_path,
             ext4,
+            remote,
         })
     }
 
@@ -166,11 +176,19 @@ impl<'a> Walker<'a> {
 
     /// The own stat of a directory nobody stat'ed yet, with -x and the loop guard applied:
     /// `None` when it is not to be read.
-    fn stat_own(&self, node: NodeId, root_dev: u64, fd: BorrowedFd<'_>) -> Option<(Meta, Times)> {
-        let stat = if self.opts.keep_extra {
-            sys::fstat_times(fd)
-        } else {
-            sys::fstat(fd).map(|m| (m, Times::default()))
+    /// `remote`: its parent is on a network filesystem (so, most likely, is it).
+    fn stat_own(
+        &self,
+        node: NodeId,
+        root_dev: u64,
+        fd: BorrowedFd<'_>,
+        remote: bool,
+    ) -> Option<(Meta, Times)> {
+        let stat = match (self.opts.keep_extra, remote) {
+            (true, false) => sys::fstat_times(fd),
+            (true, true) => sys::fstat_times_cached(fd),
+            (false, false) => sys::fstat(fd).map(|m| (m, Times::default())),
+            (false, true) => sys::fstat_cached(fd).map(|m| (m, Times::default())),
         };
         let (meta, times) = match stat {
             Ok(stat) => stat,
@@ -268,6 +286,27 @@ impl<'a> Walker<'a> {
 }
 
 impl DirTask<'_, '_> {
+    /// Stat of an entry of this directory (`dir`: its fd, or another of it), from what the
+    /// client holds on a network filesystem (see `sys::is_remote`).
+    fn stat_entry(&self, dir: BorrowedFd<'_>, name: &CStr) -> Result<Meta, Errno> {
+        let follow = self.walker.opts.follow_links;
+        if self.remote {
+            sys::stat_at_cached(dir, name, follow)
+        } else {
+            sys::stat_at(dir, name, follow)
+        }
+    }
+
+    /// [`DirTask::stat_entry`] with the access and change times.
+    fn stat_entry_times(&self, dir: BorrowedFd<'_>, name: &CStr) -> Result<(Meta, Times), Errno> {
+        let follow = self.walker.opts.follow_links;
+        if self.remote {
+            sys::stat_at_times_cached(dir, name, follow)
+        } else {
+            sys::stat_at_times(dir, name, follow)
+        }
+    }
+
     /// The phases after the open, in order.
     fn run(self, spawn: &mut dyn FnMut(DirJob), scratch: &mut Scratch) {
         let mut reader = list::Reader::new(scratch);

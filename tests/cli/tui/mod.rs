@@ -5,6 +5,7 @@ mod browse;
 mod command;
 mod delete;
 mod diff;
+mod extents;
 mod filter_mouse;
 mod live;
 mod local_time;
