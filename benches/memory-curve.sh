@@ -186,11 +186,13 @@ run_tui() { # TREE LOG
   t0=$(date +%s.%N)
   tmux -S "$SOCK" new-session -d -s curve -x 120 -y 40 "exec $cmd 2> $(printf '%q' "$2")"
   pid=$(tmux -S "$SOCK" display-message -p -t curve '#{pane_pid}')
+  local comm  # the binary's name as the kernel keeps it (15 bytes at most)
+  comm=$(basename "$HOGS" | cut -c1-15)
   for _ in $(seq 100); do  # the pane's shell execs hogs
-    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == hogs ]] && break
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] && break
     sleep 0.05
   done
-  [[ $(cat "/proc/$pid/comm" 2>/dev/null) == hogs ]] || die "the pane's process $pid is not hogs"
+  [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$comm" ]] || die "the pane's process $pid is not $comm"
   while :; do
     screen=$(tmux -S "$SOCK" capture-pane -p -t curve 2>/dev/null) ||
       die "hogs i ended early (log: $2)"
