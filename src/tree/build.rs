@@ -73,9 +73,10 @@ impl TreeBuilder {
         }
     }
 
-    /// Of the identities, keeps only those an export reads ([`Tree::sparse_identity`]):
-    /// of directories and scanned roots, of hard-linked files, and of entries on another
-    /// device than their directory. Set their flags before their identities.
+    /// Of the identities, keeps only what an export reads ([`Tree::sparse_identity`]): the
+    /// device of every directory, and `(dev, ino)` of scanned roots, hard-linked files and
+    /// entries on another device than their directory. Set their flags before their
+    /// identities.
     pub fn sparse_identity(self, sparse: bool) -> TreeBuilder {
         TreeBuilder {
             sparse_identity: sparse,
@@ -174,8 +175,10 @@ impl TreeBuilder {
                 || parent == TOTAL
                 || t.slot(id).flags() & super::flags::HARDLINK != 0
                 || t.identity_of(parent).map(|(dev, _)| dev) != Some(key.0);
-            if needed {
-                self.tree.sparse_identity.insert(id, key);
+            match self.tree.dir_index(id) {
+                Some(d) => self.tree.sparse_identity.set_dir(d, key.0),
+                None if needed => self.tree.sparse_identity.set_other(id, key),
+                None => {}
             }
             return;
         }

@@ -15,6 +15,7 @@ mod build;
 mod edit;
 mod filter;
 mod find;
+mod identity;
 mod postorder;
 mod select;
 mod store;
@@ -202,7 +203,7 @@ pub struct Tree {
     pub identity: Vec<LinkKey>,
     /// The identities an export needs, when only they were kept (`sparse_identity` of
     /// [`TreeBuilder`]): 16 bytes an entry were most of what an export held beyond the tree.
-    pub sparse_identity: FxHashMap<NodeId, LinkKey>,
+    pub sparse_identity: identity::SparseIdentity,
     /// Link counts of the hard-linked files ([`flags::HARDLINK`]), kept with the identities:
     /// an export tells readers how many names an inode has in all.
     pub links: FxHashMap<NodeId, u32>,
@@ -310,9 +311,13 @@ impl Tree {
 
     /// The scanned `(dev, ino)` of a node, if identities were kept.
     pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
-        match self.identity.get(id as usize) {
-            Some(&key) => Some(key),
-            None => self.sparse_identity.get(&id).copied(),
+        if let Some(&key) = self.identity.get(id as usize) {
+            return Some(key);
+        }
+        match self.dir_index(id) {
+            // (a directory's inode is not kept: an export names only its device)
+            Some(d) => self.sparse_identity.dir(d).map(|dev| (dev, 0)),
+            None => self.sparse_identity.other(id),
         }
     }
 

@@ -153,7 +153,7 @@ impl Tree {
     }
 
     #[inline]
-    fn dir_index(&self, id: NodeId) -> Option<usize> {
+    pub(super) fn dir_index(&self, id: NodeId) -> Option<usize> {
         let s = &self.slots[id as usize];
         s.has_dir().then_some(s.disk as usize)
     }
