@@ -308,17 +308,18 @@ pub(crate) fn tree_prefix(
 }
 
 /// The bar for an entry of `size` whose ancestors (below the top) have `ancestors` sizes.
+/// As dust draws it: `width - 1` cells and a blank, an entry's share of them rounded down
+/// plus one (every entry, even an empty one, shows a cell), at most all of them.
 fn shaded_bar(size: u64, ancestors: &[u64], total: u64, width: usize, from_right: bool) -> String {
-    // anything nonzero gets at least one cell, as in dust: small is not nothing
+    let n = width.saturating_sub(1);
     let len = |s: u64| -> usize {
-        if total == 0 || s == 0 {
-            0
-        } else {
-            ((s as u128 * width as u128 + total as u128 / 2) / total as u128)
-                .clamp(1, width as u128) as usize
-        }
+        let share = match total {
+            0 => 0,
+            t => (s as u128 * n as u128 / t as u128) as usize,
+        };
+        (share + 1).min(n)
     };
-    let mut cells = vec![' '; width];
+    let mut cells = vec![' '; n];
     // ancestors[0] is the top (blank); then ░ ▒ ▓ by depth
     for (depth, &a) in ancestors.iter().enumerate().skip(1).take(3) {
         let shade = ['░', '▒', '▓'][depth - 1];
@@ -331,6 +332,9 @@ fn shaded_bar(size: u64, ancestors: &[u64], total: u64, width: usize, from_right
     }
     if from_right {
         cells.reverse();
+    }
+    if width > 0 {
+        cells.push(' ');
     }
     cells.into_iter().collect()
 }
@@ -360,8 +364,15 @@ mod tests {
     fn bars_shade_by_depth() {
         // top 100, depth-1 ancestor 60, depth-2 ancestor 30, entry 10, 10 columns
         assert_eq!(shaded_bar(10, &[100, 60, 30], 100, 10, false), "█▒▒░░░    ");
-        assert_eq!(shaded_bar(10, &[100, 60, 30], 100, 10, true), "    ░░░▒▒█");
-        assert_eq!(shaded_bar(0, &[], 0, 3, false), "   ");
+        assert_eq!(shaded_bar(10, &[100, 60, 30], 100, 10, true), "   ░░░▒▒█ ");
+        // dust: an empty entry still shows a cell; the whole fills all but the blank
+        assert_eq!(shaded_bar(0, &[], 0, 3, false), "█  ");
+        assert_eq!(shaded_bar(100, &[], 100, 5, false), "████ ");
+        // 6% of 33 cells is 1.98: one, and the one every entry has
+        assert_eq!(
+            shaded_bar(6, &[100], 100, 34, false),
+            format!("██{}", " ".repeat(32))
+        );
     }
 
     #[test]

@@ -271,3 +271,25 @@ fn overlapping_paths_are_one_tree() {
         assert_eq!(sorted_rows(&out), whole, "t and a bind mount of it are t");
     }
 }
+
+/// The bars are dust's cell for cell: `width - 1` cells and a blank, an entry's share of
+/// them rounded down plus one (an empty file shows a cell), shaded by depth, from either side.
+/// The whole output is compared, byte for byte, on a tree of distinct apparent sizes.
+#[test]
+fn bars_are_dusts_cell_for_cell() {
+    let Some(bin) = dust_bin() else { return };
+    let env = TestEnv::new();
+    wide_tree(&env);
+    env.empty("t/d1/empty");
+    for args in [
+        &["-s", "-c", "-w", "60", "t"][..],
+        &["-s", "-c", "-w", "41", "-d", "1", "t"],
+        &["-s", "-c", "-w", "100", "-n", "40", "t"],
+        &["-s", "-c", "-B", "-w", "60", "-n", "12", "t"],
+        &["-s", "-c", "-w", "60", "-n", "8", "t/d3", "t/d5"],
+    ] {
+        let ours = String::from_utf8_lossy(&hogs(&env, args)).into_owned();
+        let theirs = String::from_utf8_lossy(&dust(&env, &bin, args)).into_owned();
+        assert_eq!(ours, theirs, "hogs {args:?} (left) vs dust (right)");
+    }
+}
