@@ -74,8 +74,8 @@ impl TreeBuilder {
     }
 
     /// Of the identities, keeps only what an export reads ([`Tree::sparse_identity`]): the
-    /// device of every directory, and `(dev, ino)` of scanned roots, hard-linked files and
-    /// entries on another device than their directory. Set their flags before their
+    /// device of every directory, and `(dev, ino)` of a scanned file, of hard-linked files and
+    /// of files on another device than their directory. Set their flags before their
     /// identities.
     pub fn sparse_identity(self, sparse: bool) -> TreeBuilder {
         TreeBuilder {
@@ -170,15 +170,16 @@ impl TreeBuilder {
         }
         if self.sparse_identity {
             let t = &self.tree;
+            if let Some(d) = t.dir_index(id) {
+                self.tree.sparse_identity.set_dir(d, key.0);
+                return;
+            }
             let parent = t.parent(id);
-            let needed = t.has_dir_info(id)
-                || parent == TOTAL
+            let needed = parent == TOTAL
                 || t.slot(id).flags() & super::flags::HARDLINK != 0
                 || t.identity_of(parent).map(|(dev, _)| dev) != Some(key.0);
-            match self.tree.dir_index(id) {
-                Some(d) => self.tree.sparse_identity.set_dir(d, key.0),
-                None if needed => self.tree.sparse_identity.set_other(id, key),
-                None => {}
+            if needed {
+                self.tree.sparse_identity.set_other(id, key);
             }
             return;
         }

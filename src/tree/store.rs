@@ -50,6 +50,31 @@ pub(super) struct DirInfo {
     pub(super) mtime: i64,
 }
 
+impl DirInfo {
+    /// `n`'s children, count and sizes, listed in `parent`.
+    fn of(parent: NodeId, n: &Node) -> DirInfo {
+        DirInfo {
+            parent,
+            first_child: n.first_child,
+            child_count: n.child_count,
+            entries: n.entries,
+            disk: n.disk,
+            apparent: n.apparent,
+            mtime: n.mtime,
+        }
+    }
+
+    /// Puts its children, count and sizes into `n`.
+    fn fill(&self, n: &mut Node) {
+        n.first_child = self.first_child;
+        n.child_count = self.child_count;
+        n.entries = self.entries;
+        n.disk = self.disk;
+        n.apparent = self.apparent;
+        n.mtime = self.mtime;
+    }
+}
+
 /// Which whole value of a slot [`Tree::wide`] holds.
 #[derive(Copy, Clone)]
 enum Field {
@@ -167,16 +192,6 @@ impl Tree {
         }
     }
 
-    /// The entry's own disk bytes (a directory's are its totals after [`Tree::finish`]).
-    pub fn disk_of(&self, id: NodeId) -> u64 {
-        let s = &self.slots[id as usize];
-        match self.dir_index(id) {
-            Some(d) => self.dirs[d].disk,
-            None if s.disk == ESC => self.wide_or(id, Field::Disk, ESC),
-            None => u64::from(s.disk) * 512,
-        }
-    }
-
     /// The entry's size in `mode` ([`Node::size`]), read straight from its slot when it can.
     #[inline]
     pub fn size_of(&self, id: NodeId, mode: crate::vocab::SizeMode) -> u64 {
@@ -205,18 +220,6 @@ impl Tree {
         (self.size_of(id, mode), kind, s.flags())
     }
 
-    /// The entry's kind ([`Node::kind`]).
-    #[inline]
-    pub fn kind_of(&self, id: NodeId) -> EntryKind {
-        EntryKind::from_bits(u64::from(self.slots[id as usize].meta >> 16))
-    }
-
-    /// The entry's flags ([`Node::flags`]).
-    #[inline]
-    pub fn flags_of(&self, id: NodeId) -> u8 {
-        self.slots[id as usize].flags()
-    }
-
     /// The entry, whole, by value.
     #[inline]
     pub fn node(&self, id: NodeId) -> Node {
@@ -231,13 +234,7 @@ impl Tree {
             mtime: 0,
         };
         if let Some(d) = self.dir_index(id) {
-            let d = &self.dirs[d];
-            n.first_child = d.first_child;
-            n.child_count = d.child_count;
-            n.entries = d.entries;
-            n.disk = d.disk;
-            n.apparent = d.apparent;
-            n.mtime = d.mtime;
+            self.dirs[d].fill(&mut n);
             return n;
         }
         n.disk = match s.disk {
@@ -302,13 +299,8 @@ impl Tree {
         const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES;
         s.meta = (s.meta & KEPT) | ((n.packed >> 32) as u32 & !KEPT);
         if let Some(d) = self.dir_index(id) {
-            let d = &mut self.dirs[d];
-            d.first_child = n.first_child;
-            d.child_count = n.child_count;
-            d.entries = n.entries;
-            d.disk = n.disk;
-            d.apparent = n.apparent;
-            d.mtime = n.mtime;
+            let parent = self.dirs[d].parent;
+            self.dirs[d] = DirInfo::of(parent, n);
         } else {
             self.set_leaf_values(id, n);
         }
@@ -389,15 +381,7 @@ impl Tree {
             slot.meta |= HAS_DIR;
             slot.disk = self.dirs.len() as u32;
             self.slots.push(slot);
-            self.dirs.push(DirInfo {
-                parent,
-                first_child: n.first_child,
-                child_count: n.child_count,
-                entries: n.entries,
-                disk: n.disk,
-                apparent: n.apparent,
-                mtime: n.mtime,
-            });
+            self.dirs.push(DirInfo::of(parent, n));
         } else if let Some(small) = slot.with_small_values(n) {
             // the common case, kept apart from set_node: a walk appends every entry here
             self.slots.push(small);
