@@ -32,45 +32,63 @@ impl Sums {
 }
 
 impl Tree {
-    /// Marks every name of a hard-linked file but the first one met (in node order) a
-    /// duplicate, for a tree still being walked: the walk settles which name counts only at
-    /// its end, and until then each name would add the file's bytes, so totals shown during
-    /// the scan would exceed what is on disk. Needs the identities (`keep_identity`); a
-    /// no-op without them.
-    pub fn mark_repeated_links(&mut self) {
-        if self.identity.len() < self.len() {
-            return;
-        }
+    /// Marks every counted name of a hard-linked file but the first one met (in node
+    /// order) [`flags::LIVE_DUPLICATE`], for a tree still being walked: the walk settles
+    /// which name counts only at its end, and until then each name would add the file's
+    /// bytes, so totals shown during the scan would exceed what is on disk. Names removed
+    /// from the disk meanwhile give way to the next. Needs the identities (`keep_identity`);
+    /// without them every name counts. [`Tree::forget_live_sums`] takes the marks off again.
+    pub fn mark_live_duplicates(&mut self) {
         let mut seen = rustc_hash::FxHashSet::default();
         for id in 0..self.len() as NodeId {
             let f = self.slot(id).flags();
-            if f & flags::HARDLINK != 0
-                && f & flags::DUPLICATE == 0
-                && !seen.insert(self.identity[id as usize])
-            {
-                self.slot_mut(id).set_flag(flags::DUPLICATE);
+            if f & flags::HARDLINK == 0 {
+                continue;
+            }
+            let first = f & (flags::DUPLICATE | flags::REMOVED) == 0
+                && self.identity_of(id).is_none_or(|key| seen.insert(key));
+            let slot = self.slot_mut(id);
+            if first {
+                slot.clear_flag(flags::LIVE_DUPLICATE);
+            } else {
+                slot.set_flag(flags::LIVE_DUPLICATE);
             }
         }
     }
 
     /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
-    /// filesystem) contribute nothing of their own. Call once, after [`Tree::apply_filters`].
-    ///
+    /// filesystem) contribute nothing of their own, and their sizes become 0. Call after
+    /// [`Tree::apply_filters`]; calling it again sums again.
+    pub fn finish(&mut self) {
+        self.sum_up(true);
+    }
+
+    /// [`Tree::finish`] for a tree still being walked, which the view shows as it grows: no
+    /// entry loses its own values (the walk may still change which names count), so it can
+    /// run again as entries come. Entries removed from the disk count nothing; repeated
+    /// names of hard links ([`Tree::mark_live_duplicates`]) neither.
+    pub fn sum_live(&mut self) {
+        self.sum_up(false);
+    }
+
+    /// Puts the tree back as the walk built it, for the walk's end: directories hold their own
+    /// values again, and no name is marked a live duplicate.
+    pub fn forget_live_sums(&mut self) {
+        self.forget_totals();
+        for id in 0..self.len() as NodeId {
+            self.slot_mut(id).clear_flag(flags::LIVE_DUPLICATE);
+        }
+    }
+
     /// Skipped directories lose their own sizes first; then one sweep over the blocks of
     /// children from the last to the first: a block's children (larger ids than their
     /// parent, and than any block before theirs) are summed in registers and added into
     /// their parent once, before the parent's own block is met.
-    pub fn finish(&mut self) {
+    fn sum_up(&mut self, zero_skipped: bool) {
         const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        let skipped_dirs: Vec<NodeId> = (0..)
-            .zip(&self.slots)
-            .filter(|(_, s)| s.flags() & SKIPPED != 0 && s.has_dir())
-            .map(|(id, _)| id)
-            .collect();
-        for id in std::iter::once(TOTAL).chain(skipped_dirs) {
-            self.zero_own(id);
-        }
+        const LEFT_OUT: u8 = SKIPPED | flags::LIVE_DUPLICATE | flags::REMOVED;
+        self.reset_to_own(|id, f| id == TOTAL || f & SKIPPED != 0);
         let mut end = self.len();
         let mut others = Vec::new();
         for k in (0..self.blocks.len()).rev() {
@@ -80,7 +98,7 @@ impl Tree {
             // values kept whole after them (the sums do not depend on the order)
             let block = &self.slots[first as usize..end];
             for (id, slot) in (first..).zip(block) {
-                if slot.is_small_leaf(SKIPPED) {
+                if slot.is_small_leaf(LEFT_OUT) {
                     let (disk, apparent, entries, mtime) = slot.values_unchecked();
                     sums.disk = sums.disk.saturating_add(disk);
                     sums.apparent = sums.apparent.saturating_add(apparent);
@@ -92,16 +110,22 @@ impl Tree {
             }
             for id in others.drain(..) {
                 let mut n = self.node(id);
-                let skipped = n.has(SKIPPED);
-                let counted = n.disk | n.apparent | u64::from(n.entries) != 0;
-                if skipped && counted && !self.has_dir_info(id) {
-                    (n.disk, n.apparent, n.entries) = (0, 0, 0);
-                    self.set_node(id, &n);
+                if n.has(flags::REMOVED) {
+                    continue; // neither its own values nor its subtree's
+                }
+                let is_dir = self.has_dir_info(id);
+                if n.has(LEFT_OUT) && !is_dir {
+                    let counted = n.disk | n.apparent | u64::from(n.entries) != 0;
+                    if zero_skipped && counted {
+                        (n.disk, n.apparent, n.entries) = (0, 0, 0);
+                        self.set_node(id, &n);
+                    }
+                    continue;
                 }
                 sums.disk = sums.disk.saturating_add(n.disk);
                 sums.apparent = sums.apparent.saturating_add(n.apparent);
                 sums.entries = sums.entries.saturating_add(n.entries);
-                if !skipped {
+                if !n.has(LEFT_OUT) {
                     sums.mtime = sums.mtime.max(n.mtime);
                 }
             }
@@ -110,12 +134,6 @@ impl Tree {
             self.set_node(parent, &p);
             end = first as usize;
         }
-    }
-
-    fn zero_own(&mut self, id: NodeId) {
-        let mut n = self.node(id);
-        (n.disk, n.apparent, n.entries) = (0, 0, 0);
-        self.set_node(id, &n);
     }
 
     /// `-m`: makes each entry's chosen time its node's time, so that [`Tree::finish`]
@@ -145,7 +163,8 @@ mod tests {
     use crate::tree::{EntryKind, Node, NodeId, TreeBuilder};
 
     /// Issue 22, item 4: a tree still being walked (nothing settled) with one inode under
-    /// two names and a hard-linked file of its own: counted once each, from the first name.
+    /// two names and a hard-linked file of its own: counted once each, from the first name;
+    /// summed again as the walk adds entries, and given back as the walk built it.
     #[test]
     fn repeated_links_count_once_before_the_walk_settles() {
         let dir = |d| Node::new(EntryKind::Dir, d, d, 0, 0);
@@ -155,24 +174,72 @@ mod tests {
         b.set_identity(r, (1, 1));
         let a = b.add_children(r, [(dir(4), &b"A"[..]), (dir(4), &b"B"[..])].into_iter());
         let f = b.add_children(a, [(linked(100), &b"f"[..])].into_iter());
+        for (id, ino) in [(a, 2), (a + 1, 3), (f, 10)] {
+            b.set_identity(id, (1, ino));
+        }
+        let sum = |b: &mut TreeBuilder| {
+            let t = b.tree_mut();
+            t.mark_live_duplicates();
+            t.mark_live_duplicates(); // idempotent
+            t.sum_live();
+        };
+        sum(&mut b);
+        assert_eq!(b.tree().node(r).disk, 4 + 4 + 4 + 100);
+        // B's entries come after a sum: A's directory keeps its own size apart
         let g = b.add_children(
             a + 1,
             [(linked(100), &b"g"[..]), (linked(7), &b"h"[..])].into_iter(),
         );
-        for (id, ino) in [(a, 2), (a + 1, 3), (f, 10), (g, 10), (g + 1, 11)] {
-            b.set_identity(id, (1, ino));
-        }
-        let mut t = b.into_tree();
-        t.mark_repeated_links();
-        t.mark_repeated_links(); // idempotent
-        t.finish();
+        b.set_identity(g, (1, 10));
+        b.set_identity(g + 1, (1, 11));
+        b.update(a + 1, |n| n.disk = 8); // its own stat, read late
+        sum(&mut b);
+        sum(&mut b);
+        let t = b.tree();
         assert_eq!(
             t.node(r).disk,
-            4 + 4 + 4 + 100 + 7,
+            4 + 4 + 8 + 100 + 7,
             "the inode once, h once"
         );
         assert_eq!(t.node(a).disk, 4 + 100, "the first name keeps it");
-        assert_eq!(t.node(a + 1).disk, 4 + 7);
+        assert_eq!(t.node(a + 1).disk, 8 + 7);
+        assert_eq!(t.node(g).disk, 100, "a repeated name keeps its own size");
+        // the walk's end: the tree as built, which settles and sums as any other
+        let mut t = b.into_tree();
+        t.forget_live_sums();
+        assert_eq!(
+            (0..t.len() as NodeId)
+                .map(|id| (t.node(id).disk, t.node(id).flags()))
+                .collect::<Vec<_>>(),
+            [
+                (0, 0),
+                (4, 0),
+                (4, 0),
+                (8, 0),
+                (100, flags::HARDLINK),
+                (100, flags::HARDLINK),
+                (7, flags::HARDLINK)
+            ]
+        );
+        t.set_flag(g, flags::DUPLICATE);
+        t.finish();
+        assert_eq!(t.node(r).disk, 4 + 4 + 8 + 100 + 7);
+    }
+
+    /// Removed entries count nothing in a live sum, whatever is below them.
+    #[test]
+    fn removed_entries_leave_the_live_sums() {
+        let dir = |d| Node::new(EntryKind::Dir, d, d, 0, 0);
+        let file = |d| Node::new(EntryKind::File, d, d, 0, 0);
+        let mut b = TreeBuilder::new();
+        let r = b.add_roots(vec![(b"r".to_vec(), dir(4))]);
+        let a = b.add_children(r, [(dir(4), &b"A"[..]), (file(9), &b"f"[..])].into_iter());
+        b.tree_mut().sum_live();
+        b.tree_mut().remove_all(&[a, a + 1]);
+        assert_eq!(b.tree().node(r).disk, 4);
+        b.add_children(a, [(file(100), &b"x"[..])].into_iter());
+        b.tree_mut().sum_live();
+        assert_eq!(b.tree().node(r).disk, 4, "nor what comes below them later");
     }
 
     /// The two sweeps `finish` was before it was one, node by node through the parents.

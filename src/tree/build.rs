@@ -203,15 +203,23 @@ impl TreeBuilder {
         first
     }
 
-    /// Changes node `id` in place.
+    /// Changes node `id` in place: its own values, also once a view summed totals while
+    /// the walk runs ([`Tree::sum_live`]).
     pub fn update(&mut self, id: NodeId, change: impl FnOnce(&mut Node)) {
-        let mut n = self.tree.node(id);
+        let mut n = self.tree.own_node(id);
         change(&mut n);
-        self.tree.set_node(id, &n);
+        self.tree.set_own_node(id, &n);
     }
 
     pub fn tree(&self) -> &Tree {
         &self.tree
+    }
+
+    /// The tree being built, for a view that shows it as it grows (under the lock the walk
+    /// takes): it may sum totals ([`Tree::sum_live`]), mark flags and remove entries, never
+    /// add any.
+    pub fn tree_mut(&mut self) -> &mut Tree {
+        &mut self.tree
     }
 
     /// Appends the children of `parent` (which must have none yet) and returns the first id.

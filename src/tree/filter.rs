@@ -135,13 +135,14 @@ impl Tree {
                 .extra
                 .get(id as usize)
                 .map_or((0, 0), |e| (e.atime, e.ctime));
-            let mut node = self.node(id);
+            // (its own values: a view that shows a walk in progress sums totals meanwhile)
+            let mut node = self.own_node(id);
             let accepted =
                 filters.accepts(&path) && filters.accepts_times(node.mtime, atime, ctime);
             if node.is_dir() {
                 if zero_dirs && !accepted {
                     (node.disk, node.apparent, node.entries) = (0, 0, 0);
-                    self.set_node(id, &node);
+                    self.set_own_node(id, &node);
                 }
                 let len = path.len();
                 stack.extend(node.children().rev().map(|c| (c, len)));

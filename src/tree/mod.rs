@@ -90,6 +90,9 @@ pub mod flags {
     /// A directory of a merge of scans ([`crate::import::import_files`]) that no part
     /// scanned: it only leads to the parts below it, and has no size of its own.
     pub const UNSCANNED: u8 = 64;
+    /// A name of a hard-linked file that another name counts for now, while the walk runs
+    /// ([`super::Tree::mark_live_duplicates`]): the walk settles which name counts at its end.
+    pub const LIVE_DUPLICATE: u8 = 128;
 }
 
 const NAME_OFF_BITS: u32 = 40;
@@ -304,9 +307,9 @@ impl Tree {
     /// Takes `n` entries off a directory's own count: names of inodes that other names
     /// count, summed into the directory rather than made nodes (a walk of totals only).
     pub fn uncount_entries(&mut self, id: NodeId, n: u32) {
-        let mut node = self.node(id);
+        let mut node = self.own_node(id);
         node.entries = node.entries.saturating_sub(n);
-        self.set_node(id, &node);
+        self.set_own_node(id, &node);
     }
 
     /// The scanned `(dev, ino)` of a node, if identities were kept.

@@ -26,7 +26,11 @@ const HAS_DIR: u32 = 1 << 18;
 const NO_ENTRY: u32 = 1 << 19;
 /// A non-directory whose entry count is neither 0 nor 1: the count is in [`Tree::wide`].
 const WIDE_ENTRIES: u32 = 1 << 20;
-const NODE_META_BITS: u32 = !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES);
+/// A directory whose [`DirInfo`] holds subtree totals, summed while the walk still runs
+/// ([`Tree::sum_live`]): its own values are kept apart, in the slot's leaf fields (its disk
+/// size in [`DirInfo::own_disk`]), so that the totals can be summed again as entries come.
+const TOTALS: u32 = 1 << 21;
+const NODE_META_BITS: u32 = !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOTALS);
 
 /// One entry. For a directory `disk` is the index of its [`DirInfo`] and the rest is unused.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -39,7 +43,9 @@ pub(super) struct Slot {
 }
 
 /// What only a directory has: its children and (after [`Tree::finish`]) its subtree totals.
+/// Packed to 4-byte alignment: 44 bytes, not 48.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub(super) struct DirInfo {
     pub(super) parent: NodeId,
     pub(super) first_child: NodeId,
@@ -48,6 +54,9 @@ pub(super) struct DirInfo {
     pub(super) disk: u64,
     pub(super) apparent: u64,
     pub(super) mtime: i64,
+    /// With [`TOTALS`]: the directory's own disk size in 512-byte units ([`ESC`]: whole in
+    /// [`Tree::wide`]).
+    pub(super) own_disk: u32,
 }
 
 impl DirInfo {
@@ -61,6 +70,7 @@ impl DirInfo {
             disk: n.disk,
             apparent: n.apparent,
             mtime: n.mtime,
+            own_disk: 0,
         }
     }
 
@@ -153,6 +163,10 @@ impl Slot {
         self.meta |= u32::from(flag) << 24;
     }
 
+    pub(super) fn clear_flag(&mut self, flag: u8) {
+        self.meta &= !(u32::from(flag) << 24);
+    }
+
     pub(super) fn name_span(&self) -> (usize, usize) {
         let off = (u64::from(self.meta & 0xff) << 32) | u64::from(self.name_lo);
         (off as usize, ((self.meta >> 8) & 0xff) as usize)
@@ -237,24 +251,122 @@ impl Tree {
             self.dirs[d].fill(&mut n);
             return n;
         }
-        n.disk = match s.disk {
+        (n.disk, n.apparent, n.entries, n.mtime) = self.leaf_values(id, s.disk);
+        n
+    }
+
+    /// (disk, apparent, entries, mtime) kept in the slot's leaf fields, its disk size being
+    /// `disk_units` (a file's slot has it; a directory's own, [`DirInfo::own_disk`]).
+    fn leaf_values(&self, id: NodeId, disk_units: u32) -> (u64, u64, u32, i64) {
+        let s = &self.slots[id as usize];
+        let disk = match disk_units {
             ESC => self.wide_or(id, Field::Disk, ESC),
             v => u64::from(v) * 512,
         };
-        n.apparent = self.wide_or(id, Field::Apparent, s.apparent);
-        n.mtime = match s.time {
+        let apparent = self.wide_or(id, Field::Apparent, s.apparent);
+        let mtime = match s.time {
             ESC => self
                 .wide
                 .get(&wide_key(id, Field::Time))
                 .map_or(0, |&t| t as i64),
             t => i64::from(t),
         };
-        n.entries = if s.meta & WIDE_ENTRIES != 0 {
+        let entries = if s.meta & WIDE_ENTRIES != 0 {
             self.wide_or(id, Field::Entries, ESC) as u32
         } else {
             u32::from(s.meta & NO_ENTRY == 0)
         };
+        (disk, apparent, entries, mtime)
+    }
+
+    /// A directory whose [`DirInfo`] holds totals summed during the walk ([`TOTALS`]).
+    fn totalled_dir(&self, id: NodeId) -> Option<usize> {
+        let s = &self.slots[id as usize];
+        (s.meta & TOTALS != 0).then_some(s.disk as usize)
+    }
+
+    /// The entry as the walk gave it: for a directory whose totals were summed while the
+    /// walk runs ([`Tree::sum_live`]), its own sizes, time and count rather than the totals.
+    pub(super) fn own_node(&self, id: NodeId) -> Node {
+        let mut n = self.node(id);
+        if let Some(d) = self.totalled_dir(id) {
+            let own_disk = self.dirs[d].own_disk;
+            (n.disk, n.apparent, n.entries, n.mtime) = self.leaf_values(id, own_disk);
+        }
         n
+    }
+
+    /// Stores `n` as the entry's own values ([`Tree::own_node`]): a directory whose totals
+    /// were summed keeps them (the next sum uses these values); anything else as
+    /// [`Tree::set_node`].
+    pub(super) fn set_own_node(&mut self, id: NodeId, n: &Node) {
+        let Some(d) = self.totalled_dir(id).filter(|_| n.is_dir()) else {
+            self.set_node(id, n);
+            return;
+        };
+        let mut kept = n.clone();
+        let info = self.dirs[d];
+        (kept.disk, kept.apparent, kept.entries, kept.mtime) =
+            (info.disk, info.apparent, info.entries, info.mtime);
+        self.set_node(id, &kept);
+        self.store_own(id, d, n);
+    }
+
+    /// Keeps `n`'s values as the own values of directory `id` (index `d`), in its slot's leaf
+    /// fields and [`DirInfo::own_disk`].
+    fn store_own(&mut self, id: NodeId, d: usize, n: &Node) {
+        let i = id as usize;
+        // the slot's disk field is the directory's index: lend it to the leaf encoding
+        let index = self.slots[i].disk;
+        self.slots[i].disk = self.dirs[d].own_disk;
+        self.set_leaf_values(id, n);
+        self.dirs[d].own_disk = self.slots[i].disk;
+        self.slots[i].disk = index;
+        self.slots[i].meta |= TOTALS;
+    }
+
+    /// Makes every directory's [`DirInfo`] hold its own values before its totals are summed
+    /// (those of `zero` hold none: disk, apparent and count 0), keeping them apart the first
+    /// time: a sum can then run again and again while the walk adds entries.
+    pub(super) fn reset_to_own(&mut self, zero: impl Fn(NodeId, u8) -> bool) {
+        for id in 0..self.len() as NodeId {
+            let Some(d) = self.dir_index(id) else {
+                continue;
+            };
+            if self.slots[id as usize].meta & TOTALS == 0 {
+                let mut n = self.node(id);
+                self.dirs[d].fill(&mut n);
+                self.dirs[d].own_disk = 0;
+                self.store_own(id, d, &n);
+            }
+            let (disk, apparent, entries, mtime) = self.leaf_values(id, self.dirs[d].own_disk);
+            let info = &mut self.dirs[d];
+            info.mtime = mtime;
+            if zero(id, self.slots[id as usize].flags()) {
+                (info.disk, info.apparent, info.entries) = (0, 0, 0);
+            } else {
+                (info.disk, info.apparent, info.entries) = (disk, apparent, entries);
+            }
+        }
+    }
+
+    /// Puts every directory's own values back in its [`DirInfo`], as if no totals had been
+    /// summed: what the walk hands over when it ends.
+    pub(super) fn forget_totals(&mut self) {
+        for id in 0..self.len() as NodeId {
+            let Some(d) = self.totalled_dir(id) else {
+                continue;
+            };
+            let n = self.own_node(id);
+            let i = id as usize;
+            self.slots[i].meta &= !(TOTALS | NO_ENTRY | WIDE_ENTRIES);
+            (self.slots[i].apparent, self.slots[i].time) = (0, 0);
+            self.clear_wide(id);
+            let info = &mut self.dirs[d];
+            (info.disk, info.apparent, info.entries, info.mtime) =
+                (n.disk, n.apparent, n.entries, n.mtime);
+            info.own_disk = 0;
+        }
     }
 
     /// The directory that lists `id` ([`TOTAL`] for a scanned root and for [`TOTAL`]).
@@ -287,20 +399,31 @@ impl Tree {
                 parent,
                 ..DirInfo::default()
             });
-            self.slots[i].meta = (self.slots[i].meta & !(NO_ENTRY | WIDE_ENTRIES)) | HAS_DIR;
+            self.slots[i].meta =
+                (self.slots[i].meta & !(NO_ENTRY | WIDE_ENTRIES | TOTALS)) | HAS_DIR;
             self.slots[i].disk = d;
             self.slots[i].apparent = 0;
             self.slots[i].time = 0;
         } else if !needs_dir && had_dir {
             // a directory rescanned as a file: its DirInfo stays behind, unused
+            if self.slots[i].meta & TOTALS != 0 {
+                self.slots[i].meta &= !(TOTALS | NO_ENTRY | WIDE_ENTRIES);
+                (self.slots[i].apparent, self.slots[i].time) = (0, 0);
+                self.clear_wide(id);
+            }
             self.slots[i].meta &= !HAS_DIR;
         }
         let s = &mut self.slots[i];
-        const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES;
+        const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOTALS;
         s.meta = (s.meta & KEPT) | ((n.packed >> 32) as u32 & !KEPT);
         if let Some(d) = self.dir_index(id) {
-            let parent = self.dirs[d].parent;
-            self.dirs[d] = DirInfo::of(parent, n);
+            let DirInfo {
+                parent, own_disk, ..
+            } = self.dirs[d];
+            self.dirs[d] = DirInfo {
+                own_disk,
+                ..DirInfo::of(parent, n)
+            };
         } else {
             self.set_leaf_values(id, n);
         }
@@ -473,7 +596,7 @@ mod tests {
     #[test]
     fn slots_and_directories_stay_compact() {
         assert_eq!(std::mem::size_of::<Slot>(), 20);
-        assert_eq!(std::mem::size_of::<DirInfo>(), 40);
+        assert_eq!(std::mem::size_of::<DirInfo>(), 44);
     }
 
     #[test]

@@ -21,14 +21,14 @@ use super::requests::Rescanned;
 use super::state::{Options, Request, State};
 use super::style::Styles;
 use super::view;
+use crate::tree::NodeId;
 use crate::tree::PathFilters;
-use crate::tree::{NodeId, Tree};
 use crate::vocab::SizeMode;
 use crate::walk::WalkOptions;
 use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
 
-/// Scan updates redraw at most this often; a snapshot that takes long spaces them further
-/// (at most a tenth of the time goes to snapshots).
+/// Scan updates (totals summed again) redraw at most this often; a sum that takes long
+/// spaces them further (at most a tenth of the time goes to them).
 const MIN_SNAPSHOT_INTERVAL: Duration = Duration::from_millis(100);
 /// How long the loop waits for input when nothing runs in the background.
 const IDLE_WAIT: Duration = Duration::from_millis(250);
@@ -36,6 +36,7 @@ const IDLE_WAIT: Duration = Duration::from_millis(250);
 /// Results of background work, sent to the UI thread.
 enum Done {
     /// A finished walk or a loaded export, and what to say of its extents (`--extents`).
+    /// A walk's scan has an empty tree: the tree stayed in its [`LiveScan`] (`keep_tree`).
     Scan(Box<Scan>, Option<&'static str>),
     DeleteProgress(usize, usize),
     Deleted {
@@ -46,12 +47,17 @@ enum Done {
     Rescanned(NodeId, Rescanned),
 }
 
-/// The walk in progress, watched through its [`LiveScan`].
+/// The walk in progress, watched through its [`LiveScan`]. The view shows the walk's own
+/// tree, lent to it under the lock the walk takes ([`App::lend`]): one copy of the scan,
+/// where a copy for each update was two.
 struct LiveWalk {
     live: Arc<LiveScan>,
     progress: Arc<Progress>,
     last_snapshot: Instant,
     interval: Duration,
+    /// The view has held the walk's tree at least once: from then on it waits for the
+    /// lock rather than show the empty tree it holds meanwhile.
+    lent_once: bool,
 }
 
 pub struct App {
@@ -61,6 +67,8 @@ pub struct App {
     walk: WalkOptions,
     filters: PathFilters,
     walking: Option<LiveWalk>,
+    /// The state holds the walk's tree now ([`App::lend`]).
+    lent: bool,
     /// `--extents`: a finished walk's files are measured by their extents before it is
     /// shown, and a rescan reads the whole scan again (a range of disk counts once in the
     /// scan, which no part of it can tell alone).
@@ -87,6 +95,7 @@ impl App {
             },
             filters,
             walking: None,
+            lent: false,
             extents: false,
             paths: Vec::new(),
             errors: Vec::new(),
@@ -97,7 +106,7 @@ impl App {
 
     /// Starts walking `paths` in the background; the view shows the tree as it grows.
     pub fn start_scan(&mut self, paths: Vec<OsString>) {
-        self.start_scan_watched(paths, Arc::new(LiveScan::default()));
+        self.start_scan_watched(paths, Arc::new(LiveScan::keeping_tree()));
     }
 
     /// [`App::start_scan`] through a given [`LiveScan`] (tests hold its lock to pause the walk).
@@ -115,6 +124,12 @@ impl App {
             let mut scan = walk_live(&paths, &opts, &p, &l);
             let mut note = None;
             if let Some(filters) = extents {
+                // measured apart: the view goes on with the walk's tree meanwhile
+                if l.keep_tree {
+                    let kept = l.builder.lock().unwrap_or_else(PoisonError::into_inner);
+                    scan.tree = kept.tree().clone();
+                }
+                scan.tree.forget_live_sums();
                 scan.tree.apply_filters(&filters);
                 note = crate::walk::extents::measure(&mut scan.tree, opts.threads);
             }
@@ -137,10 +152,43 @@ impl App {
         self.walking = Some(LiveWalk {
             live,
             progress,
-            // the first snapshot comes after one interval: the first frame does not wait
+            // the first sum comes after one interval: the first frame does not wait
             last_snapshot: Instant::now(),
             interval: MIN_SNAPSHOT_INTERVAL,
+            lent_once: false,
         });
+    }
+
+    /// Runs `f` with the scan's tree in the state. While a walk runs that is the walk's own
+    /// tree, lent under its lock (the walk's threads wait meanwhile, as they do for each
+    /// other); until it was first had, the empty tree the state holds if the walk is in the
+    /// lock (a view that never waits for a walk that has read nothing yet).
+    pub fn lend<R>(&mut self, f: impl FnOnce(&mut App) -> R) -> R {
+        let (live, first) = match &self.walking {
+            Some(w) if !self.lent => (Arc::clone(&w.live), !w.lent_once),
+            _ => return f(self),
+        };
+        let guard = if first {
+            match live.builder.try_lock() {
+                Ok(g) => Some(g),
+                Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            }
+        } else {
+            Some(live.builder.lock().unwrap_or_else(PoisonError::into_inner))
+        };
+        let Some(mut b) = guard else {
+            return f(self);
+        };
+        std::mem::swap(&mut self.state.tree, b.tree_mut());
+        self.lent = true;
+        if let Some(w) = &mut self.walking {
+            w.lent_once = true;
+        }
+        let r = f(self);
+        self.lent = false;
+        std::mem::swap(&mut self.state.tree, b.tree_mut());
+        r
     }
 
     /// Blocks until the background walk has finished and its tree is shown (tests).
@@ -165,6 +213,10 @@ impl App {
 
     /// Starts what the state asked for.
     pub fn start(&mut self, req: Request) {
+        self.lend(|app| app.start_lent(req));
+    }
+
+    fn start_lent(&mut self, req: Request) {
         match req {
             Request::StopScan => {
                 if let Some(w) = &self.walking {
@@ -220,30 +272,50 @@ impl App {
 
     fn handle(&mut self, done: Done) {
         match done {
-            Done::Scan(scan, note) => {
-                let scan = *scan;
-                let mut tree = scan.tree;
-                tree.apply_filters(&self.filters);
-                if self.state.imported {
-                    let filtered = self.filters.is_active();
-                    crate::walk::extents::keep_imported(&mut tree, SizeMode::Disk, filtered);
-                }
-                tree.finish();
-                if let Some(note) = note {
-                    self.state.message = Some(note.into());
-                }
-                // first: the rows of a finished walk list what a comparison found removed
-                self.state.scan.running = false;
-                self.state.set_tree(tree);
-                self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
-                let s = &mut self.state.scan;
-                s.errors = scan.errors.len();
-                if let Some(w) = self.walking.take() {
-                    s.entries = w.progress.entries.load(Ordering::Relaxed);
-                    s.bytes = w.progress.bytes.load(Ordering::Relaxed);
-                }
-                self.errors = scan.errors;
-            }
+            Done::Scan(scan, note) => self.scan_done(*scan, note),
+            other => self.lend(|app| app.handle_lent(other)),
+        }
+    }
+
+    /// The walk ended (or an export was loaded): its tree, filtered and summed, is shown.
+    fn scan_done(&mut self, mut scan: Scan, note: Option<&'static str>) {
+        debug_assert!(!self.lent, "the walk's tree is taken back, never lent");
+        if let (0, Some(w)) = (scan.tree.len(), &self.walking) {
+            let mut kept = w
+                .live
+                .builder
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            scan.tree = std::mem::take(&mut *kept).into_tree();
+        }
+        let mut tree = scan.tree;
+        // sums the view made while the walk ran
+        tree.forget_live_sums();
+        tree.apply_filters(&self.filters);
+        if self.state.imported {
+            let filtered = self.filters.is_active();
+            crate::walk::extents::keep_imported(&mut tree, SizeMode::Disk, filtered);
+        }
+        tree.finish();
+        if let Some(note) = note {
+            self.state.message = Some(note.into());
+        }
+        // first: the rows of a finished walk list what a comparison found removed
+        self.state.scan.running = false;
+        self.state.set_tree(tree);
+        self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
+        let s = &mut self.state.scan;
+        s.errors = scan.errors.len();
+        if let Some(w) = self.walking.take() {
+            s.entries = w.progress.entries.load(Ordering::Relaxed);
+            s.bytes = w.progress.bytes.load(Ordering::Relaxed);
+        }
+        self.errors = scan.errors;
+    }
+
+    fn handle_lent(&mut self, done: Done) {
+        match done {
+            Done::Scan(..) => {} // (taken by `handle`, never lent)
             Done::DeleteProgress(done, total) => {
                 self.state.busy = Some(format!("deleting {done}/{total}"));
             }
@@ -272,21 +344,35 @@ impl App {
             self.handle(done);
             changed = true;
         }
-        if let Some(w) = &mut self.walking {
-            if w.last_snapshot.elapsed() >= w.interval {
-                let started = Instant::now();
-                let shown = &mut self.state.tree;
-                if let Some(tree) = snapshot(&w.live, shown, &self.filters) {
-                    self.state.set_tree(tree);
-                }
+        let due = self
+            .walking
+            .as_ref()
+            .is_some_and(|w| w.last_snapshot.elapsed() >= w.interval);
+        if due {
+            let started = Instant::now();
+            self.lend(|app| app.sum_walk());
+            if let Some(w) = &mut self.walking {
                 self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
                 self.state.scan.bytes = w.progress.bytes.load(Ordering::Relaxed);
                 w.interval = MIN_SNAPSHOT_INTERVAL.max(started.elapsed() * 10);
                 w.last_snapshot = Instant::now();
-                changed = true;
             }
+            changed = true;
         }
         changed
+    }
+
+    /// Sums the totals of the walk's tree as it is now (lent to the state), never more than
+    /// is on disk: a hard link counts once from its first name on, removed entries not.
+    fn sum_walk(&mut self) {
+        if !self.lent {
+            return; // the walk holds its lock yet: nothing read
+        }
+        let tree = &mut self.state.tree;
+        tree.mark_live_duplicates();
+        tree.apply_filters(&self.filters);
+        tree.sum_live();
+        self.state.tree_changed();
     }
 
     fn wait_time(&self) -> Duration {
@@ -305,16 +391,20 @@ impl App {
         else {
             return false;
         };
-        if let Some(req) = self.state.apply(action) {
-            self.start(req);
-        }
+        self.lend(|app| {
+            if let Some(req) = app.state.apply(action) {
+                app.start(req);
+            }
+        });
         true
     }
 
     /// Lays the screen out for this size (the state needs to know where rows are).
     pub fn resize(&mut self, width: u16, height: u16) {
-        let areas = view::layout(Rect::new(0, 0, width, height), &self.state);
-        self.state.set_list_area(areas.list.y, areas.list.height);
+        self.lend(|app| {
+            let areas = view::layout(Rect::new(0, 0, width, height), &app.state);
+            app.state.set_list_area(areas.list.y, areas.list.height);
+        });
     }
 
     /// Draws one frame.
@@ -323,33 +413,15 @@ impl App {
         B::Error: Send + Sync + 'static,
     {
         let size = terminal.size().map_err(io::Error::other)?;
-        self.resize(size.width, size.height);
-        let (state, styles) = (&self.state, &self.styles);
-        terminal
-            .draw(|f| view::draw(f, state, styles))
-            .map_err(io::Error::other)?;
-        Ok(())
+        self.lend(|app| {
+            app.resize(size.width, size.height);
+            let (state, styles) = (&app.state, &app.styles);
+            terminal
+                .draw(|f| view::draw(f, state, styles))
+                .map_err(io::Error::other)?;
+            Ok(())
+        })
     }
-}
-
-/// A copy of the tree as the walk has built it so far, with totals. `None` when the walk has
-/// just handed its tree over (the builder is empty again). The tree `shown` is dropped
-/// first, while nothing is drawn: the walk's tree, the one shown and a new copy were three
-/// copies of the scan at once, where two do.
-fn snapshot(live: &LiveScan, shown: &mut Tree, filters: &PathFilters) -> Option<Tree> {
-    let mut tree = {
-        let b = live.builder.lock().unwrap_or_else(PoisonError::into_inner);
-        if b.tree().len() < shown.len() {
-            return None;
-        }
-        *shown = Tree::default();
-        b.tree().clone()
-    };
-    // never more than is on disk: a hard link counts once from its first name on
-    tree.mark_repeated_links();
-    tree.apply_filters(filters);
-    tree.finish();
-    Some(tree)
 }
 
 /// Runs the view until the user quits, input ends, or `stop` is set (SIGTERM).
@@ -416,7 +488,11 @@ mod tests {
         s.rows().iter().map(|&id| s.tree.name(id)).collect()
     }
 
-    /// Makes the next `poll` take a snapshot.
+    fn owned(names: Vec<&[u8]>) -> Vec<Vec<u8>> {
+        names.into_iter().map(<[u8]>::to_vec).collect()
+    }
+
+    /// Makes the next `poll` sum the walk's tree.
     fn due(app: &mut App) {
         if let Some(w) = &mut app.walking {
             w.last_snapshot -= w.interval;
@@ -424,24 +500,27 @@ mod tests {
     }
 
     #[test]
-    fn snapshots_show_the_growing_tree_and_the_selection_stays_on_its_entry() {
+    fn the_walks_own_tree_is_shown_and_the_selection_stays_on_its_entry() {
         let dir = || Node::new(EntryKind::Dir, 10, 10, 0, 0);
         let file = |n| Node::new(EntryKind::File, n, n, 0, 0);
-        let live = Arc::new(LiveScan::default());
+        let live = Arc::new(LiveScan::keeping_tree());
         let mut app = app();
         app.watch(Arc::clone(&live), Arc::new(Progress::default()));
-        assert!(app.state.scan.running && app.state.rows().is_empty());
+        assert!(app.state.scan.running && app.lend(|a| a.state.rows().is_empty()));
         let a = {
             let mut b = live.builder.lock().expect("lock");
             *b = TreeBuilder::with_identity(true);
             b.add_roots(vec![(b"r".to_vec(), dir())]);
             b.add_children(1, [(dir(), &b"a"[..]), (file(100), &b"b"[..])].into_iter())
         };
-        assert!(!app.poll(), "no snapshot before the interval");
+        assert!(!app.poll(), "no sum before the interval");
         due(&mut app);
         assert!(app.poll());
-        assert_eq!(names(&app), [&b"b"[..], b"a"]);
-        app.state.apply(crate::tui::action::Action::Down);
+        assert_eq!(
+            app.lend(|a| owned(names(a))),
+            [b"b".to_vec(), b"a".to_vec()]
+        );
+        app.lend(|app| app.state.apply(crate::tui::action::Action::Down));
         assert_eq!(app.state.selected(), Some(a));
         // a grows past b: the rows re-sort, the selection stays on a
         live.builder
@@ -450,20 +529,45 @@ mod tests {
             .add_children(a, [(file(1000), &b"x"[..])].into_iter());
         due(&mut app);
         assert!(app.poll());
-        assert_eq!(names(&app), [&b"a"[..], b"b"]);
+        assert_eq!(
+            app.lend(|a| owned(names(a))),
+            [b"a".to_vec(), b"b".to_vec()]
+        );
         assert_eq!(app.state.selected(), Some(a));
         assert_eq!(app.state.cursor(), 0);
-        assert!(!app.poll(), "at most one snapshot per interval");
-        // deleted while the walk goes on: stays deleted in every later snapshot
-        app.state.delete_done(&[a + 1], &[], 0, false);
+        assert!(!app.poll(), "at most one sum per interval");
+        // deleted while the walk goes on: stays deleted in every later sum
+        app.lend(|app| app.state.delete_done(&[a + 1], &[], 0, false));
         due(&mut app);
         assert!(app.poll());
+        assert_eq!(app.lend(|a| owned(names(a))), [b"a".to_vec()]);
+        assert_eq!(app.lend(|a| a.state.tree.node(1).disk), 10 + 10 + 1000);
+        // one tree: the state holds none of its own while the walk runs
+        assert!(app.state.tree.len() <= 1);
+        // the walk ends: its tree, settled, becomes the state's; nothing is left behind
+        let scan = Scan {
+            tree: crate::tree::Tree::default(),
+            errors: Vec::new(),
+        };
+        app.tx.send(Done::Scan(Box::new(scan), None)).expect("send");
+        assert!(app.poll());
+        assert!(!app.state.scan.running);
         assert_eq!(names(&app), [&b"a"[..]]);
         assert_eq!(app.state.tree.node(1).disk, 10 + 10 + 1000);
-        // the walk hands its tree over and leaves an empty builder: not a snapshot to show
-        *live.builder.lock().expect("lock") = TreeBuilder::new();
+        assert!(live.builder.lock().expect("lock").tree().len() <= 1);
+    }
+
+    /// The first frame never waits for the walk: while it holds its lock before the view
+    /// ever had its tree, the view shows what it holds (nothing read yet).
+    #[test]
+    fn the_view_does_not_wait_for_a_walk_it_never_had() {
+        let live = Arc::new(LiveScan::keeping_tree());
+        let mut app = app();
+        app.watch(Arc::clone(&live), Arc::new(Progress::default()));
+        let held = live.builder.lock().expect("lock");
+        assert!(app.lend(|a| a.state.rows().is_empty()));
         due(&mut app);
-        app.poll();
-        assert_eq!(names(&app), [&b"a"[..]]);
+        assert!(app.poll());
+        drop(held);
     }
 }

@@ -142,6 +142,7 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         status = ExitStatus::Incomplete;
         let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
         let mut err = io::stderr().lock();
+        // (the walk's errors come with its end: its tree is the state's now)
         let _ = report_scan_errors(shown, &app.state.tree, &mut err, ttys.stderr);
         if app.errors.len() > shown.len() {
             let _ = writeln!(
@@ -152,9 +153,12 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         }
     }
     if ia.print_marked {
-        let state = &app.state;
-        let out = &mut io::stdout().lock();
-        let _ = marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null);
+        // quit while the walk ran: the marks are entries of the walk's tree
+        app.lend(|app| {
+            let state = &app.state;
+            let out = &mut io::stdout().lock();
+            let _ = marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null);
+        });
     }
     status
 }

@@ -135,9 +135,20 @@ pub struct LiveScan {
     pub builder: Mutex<TreeBuilder>,
     /// Set to stop the walk: directories not started yet are left unread.
     pub cancel: AtomicBool,
+    /// The finished tree stays in `builder` (the [`Scan`] has an empty one), settled in
+    /// place under the lock: a view that shows the tree as it grows never finds it gone.
+    pub keep_tree: bool,
 }
 
 impl LiveScan {
+    /// A live scan whose tree stays in `builder` when the walk ends (`keep_tree`).
+    pub fn keeping_tree() -> LiveScan {
+        LiveScan {
+            keep_tree: true,
+            ..LiveScan::default()
+        }
+    }
+
     pub fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
@@ -231,7 +242,8 @@ pub fn walk_once(paths: &[OsString], opts: &WalkOptions, progress: &Progress) ->
 }
 
 /// [`walk`], with the tree visible (and the walk stoppable) through `live` while it runs.
-/// When it returns, the finished tree has moved out of `live.builder` into the [`Scan`].
+/// When it returns, the finished tree has moved out of `live.builder` into the [`Scan`],
+/// unless `live.keep_tree`.
 pub fn walk_live(
     paths: &[OsString],
     opts: &WalkOptions,

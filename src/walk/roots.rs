@@ -168,18 +168,30 @@ impl<'a> Walker<'a> {
 
     /// The finished tree (its hard links settled) and the errors, by path.
     pub(super) fn finish(self) -> Scan {
-        let mut tree = std::mem::take(&mut *lock(self.builder)).into_tree();
+        let mut held = self.live.keep_tree.then(|| lock(self.builder));
+        let mut tree = match &mut held {
+            Some(b) => {
+                let mut tree = std::mem::take(&mut **b).into_tree();
+                tree.forget_live_sums();
+                tree
+            }
+            None => std::mem::take(&mut *lock(self.builder)).into_tree(),
+        };
         let claims = self.links.settle(&mut tree);
         let errors = self
             .errors
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut scan = Scan::with_errors_by_path(tree, errors);
+        if let Some(mut b) = held {
+            *b.tree_mut() = std::mem::take(&mut scan.tree);
+        }
         if self.one_shot {
             // the process exits after printing: nothing to gain from joining the threads or
             // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
             std::mem::forget(self.pool);
             std::mem::forget(claims);
         }
-        Scan::with_errors_by_path(tree, errors)
+        scan
     }
 }

@@ -18,7 +18,7 @@ fn the_first_frame_comes_before_the_walk_has_read_anything() {
     let env = TestEnv::new();
     env.file("t/a", 8192).file("t/d/b", 4096);
     let mut j = Journey::empty(80, 12, SizeMode::Disk);
-    let live = Arc::new(LiveScan::default());
+    let live = Arc::new(LiveScan::keeping_tree());
     let guard = live.builder.lock().expect("lock");
     j.app
         .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
@@ -40,7 +40,7 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
     let env = TestEnv::new();
     env.file("t/a", 8192).file("t/d/b", 4096);
     let mut j = Journey::empty(80, 12, SizeMode::Disk);
-    let live = Arc::new(LiveScan::default());
+    let live = Arc::new(LiveScan::keeping_tree());
     let guard = live.builder.lock().expect("lock");
     j.app
         .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
@@ -155,20 +155,22 @@ fn totals_shown_during_a_scan_never_exceed_the_disk() {
     let mut both_names_seen = 0;
     while j.app.state.scan.running {
         j.app.poll();
-        let tree = &j.app.state.tree;
-        let dir = |name: &[u8]| {
-            (1..tree.len() as u32).find(|&id| tree.name(id) == name && tree.node(id).is_dir())
-        };
-        if let (Some(a), Some(b)) = (dir(b"a"), dir(b"b")) {
+        // the walk's own tree, as the view sees it
+        let shown = j.app.lend(|app| {
+            let tree = &app.state.tree;
+            let dir = |name: &[u8]| {
+                (1..tree.len() as u32).find(|&id| tree.name(id) == name && tree.node(id).is_dir())
+            };
+            let (a, b) = (dir(b"a")?, dir(b"b")?);
             let (na, nb) = (tree.node(a), tree.node(b));
-            if na.child_count > 0 && nb.child_count > 0 {
-                both_names_seen += 1;
-                let shown = na.disk + nb.disk;
-                assert!(
-                    shown <= du,
-                    "a and b shown as {shown} during the scan, du {du}"
-                );
-            }
+            (na.child_count > 0 && nb.child_count > 0).then_some(na.disk + nb.disk)
+        });
+        if let Some(shown) = shown {
+            both_names_seen += 1;
+            assert!(
+                shown <= du,
+                "a and b shown as {shown} during the scan, du {du}"
+            );
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
