@@ -91,7 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'hogs' -ScriptBlock {
             [CompletionResult]::new('--output-json', '--output-json', [CompletionResultType]::ParameterName, 'Print the tree as JSON')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'No progress line while scanning')
             [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress line while scanning')
-            [CompletionResult]::new('--skip-total', '--skip-total', [CompletionResultType]::ParameterName, 'Do not show the total line when several paths are given')
+            [CompletionResult]::new('--skip-total', '--skip-total', [CompletionResultType]::ParameterName, 'Do not show the top line: the total, or the path when only one is given')
             [CompletionResult]::new('--export-extended', '--export-extended', [CompletionResultType]::ParameterName, 'With --export: also write each entry''s mtime, uid, gid and mode (ncdu''s extended mode)')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars (-p adds full paths)')
             [CompletionResult]::new('--screen-reader', '--screen-reader', [CompletionResultType]::ParameterName, 'For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars (-p adds full paths)')

@@ -88,7 +88,7 @@ set edit:completion:arg-completer[hogs] = {|@words|
             cand --output-json 'Print the tree as JSON'
             cand -P 'No progress line while scanning'
             cand --no-progress 'No progress line while scanning'
-            cand --skip-total 'Do not show the total line when several paths are given'
+            cand --skip-total 'Do not show the top line: the total, or the path when only one is given'
             cand --export-extended 'With --export: also write each entry''s mtime, uid, gid and mode (ncdu''s extended mode)'
             cand -R 'For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars (-p adds full paths)'
             cand --screen-reader 'For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars (-p adds full paths)'

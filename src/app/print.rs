@@ -136,26 +136,19 @@ fn render_rows(
     if roots.is_empty() {
         return Ok(());
     }
-    let single = roots.len() == 1;
-    let tops: Vec<NodeId> = if single || opts.skip_total {
-        roots.to_vec()
-    } else {
-        vec![TOTAL]
-    };
+    // one top: the path given, or "(total)" above several. --skip-total lays it out all the
+    // same (its name and size are in the columns' widths, the rows below it are chosen as
+    // they would be) and the renderers leave its row out, as dust draws it
+    let top = if roots.len() == 1 { roots[0] } else { TOTAL };
     // below a "(total)" line the paths themselves are one level down
-    let extra = usize::from(tops == [TOTAL]);
-    // -n counts the rows below the root (the one path, or "(total)") as dust does: the
-    // root's row is one more; --skip-total's paths are rows of the budget
-    let root_row = usize::from(tops.len() == 1);
+    let extra = usize::from(top == TOTAL);
     let sel = Selection {
         mode: config.walk.mode,
+        // -n counts the rows below the top as dust does: the top's row is one more;
         // --extents's bars have a header line: it is one of the lines asked for
-        max_rows: opts
-            .lines
-            .saturating_add(root_row)
-            .saturating_sub(usize::from(
-                view.form == Form::Bars && !tree.sharing.is_empty(),
-            )),
+        max_rows: opts.lines.saturating_add(1).saturating_sub(usize::from(
+            view.form == Form::Bars && !tree.sharing.is_empty(),
+        )),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
@@ -163,18 +156,7 @@ fn render_rows(
         collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
     };
     if view.form == Form::Json {
-        let top = if single { roots[0] } else { TOTAL };
-        return render::json::render_json(
-            tree,
-            top,
-            &Selection {
-                max_depth: opts.depth.map(|d| d + usize::from(!single)),
-                ..sel
-            },
-            opts.units,
-            labels,
-            out,
-        );
+        return render::json::render_json(tree, top, &sel, opts.units, labels, out);
     }
     let palette = opts.color.then(Palette::from_env);
     let lines = |opts: &ViewOptions, rows: &[Row], out: &mut dyn Write| match view.form {
@@ -190,19 +172,16 @@ fn render_rows(
         .render(tree, rows, out),
     };
     if view.rows == Rows::OnlyFiles {
-        for &top in &tops {
-            let files = biggest_files(
-                tree,
-                top,
-                &Selection {
-                    max_rows: sel.max_rows.saturating_sub(1),
-                    ..sel.clone()
-                },
-            );
-            lines(opts, &flat_rows(top, &files), out)?;
-        }
-        return Ok(());
+        let files = biggest_files(
+            tree,
+            top,
+            &Selection {
+                max_rows: sel.max_rows.saturating_sub(1),
+                ..sel.clone()
+            },
+        );
+        return lines(opts, &flat_rows(top, &files), out);
     }
-    let rows = select_rows(tree, &tops, &sel);
+    let rows = select_rows(tree, &[top], &sel);
     lines(opts, &rows, out)
 }

@@ -199,7 +199,7 @@ pub struct Cli {
     )]
     pub terminal_width: Option<String>,
 
-    /// Do not show the total line when several paths are given
+    /// Do not show the top line: the total, or the path when only one is given
     #[arg(long = "skip-total")]
     pub skip_total: bool,
 

@@ -3,6 +3,10 @@
 //! Laid out root first (`-r`), then flipped line by line for the default view, where the root
 //! sits at the bottom and `└`/`┬` become `┌`/`┴`. Bars are shaded by depth: the entry's own
 //! share in `█`, its ancestors' shares in `░▒▓` from the shallowest, the root's in blank.
+//!
+//! `--skip-total` lays the rows out as without it and leaves the root's row out, as dust
+//! does: the columns stay as wide as with the root (its name and size are measured), its
+//! children are the top rows, joined by guides as siblings, and are shaded as the root was.
 
 use std::io::{self, Write};
 
@@ -32,8 +36,8 @@ const MIN_BAR: usize = 4;
 #[derive(Copy, Clone)]
 struct Measured {
     row: Row,
-    /// The sizes of the row's ancestors at depths 1 to 3 (0 where it has none): the bar's
-    /// shades. The top's own share is the blank.
+    /// The sizes of the row's ancestors at the three levels below the top drawn (0 where it
+    /// has none): the bar's shades. The top's own share is the blank.
     shades: [u64; 3],
     /// The biggest of its siblings (the first of its parent's rows): with colours, dust
     /// paints its size red.
@@ -67,6 +71,12 @@ impl BarsView<'_> {
         if rows.is_empty() {
             return Ok(());
         }
+        // --skip-total: the root (depth 0) is measured, not drawn, and its guide column
+        // goes with it
+        let hidden = usize::from(self.opts.skip_total);
+        if rows.len() <= hidden {
+            return Ok(());
+        }
         let (measured, cols) = self.measure(tree, rows);
         let mut line = Vec::with_capacity(self.opts.width + 64);
         if let Some((excl_w, shared_w)) = cols.sharing_w {
@@ -78,18 +88,23 @@ impl BarsView<'_> {
             let mut guides: Vec<bool> = Vec::new();
             for m in &measured {
                 guides.truncate(m.row.depth);
-                self.write_row(tree, m, &guides, &cols, &mut line, out)?;
+                if m.row.depth >= hidden {
+                    let shown = guides.get(hidden..).unwrap_or_default();
+                    self.write_row(tree, m, shown, &cols, &mut line, out)?;
+                }
                 guides.push(!m.row.last);
             }
         } else {
             // root last, rows from the bottom of the layout up: an ancestor at depth j has a
             // later sibling when the nearest row below it in the layout at depth j or less is
-            // at depth j (tops other than the total's children stand alone)
+            // at depth j (the root has no sibling)
             let mut later: Vec<bool> = Vec::new();
             for m in measured.iter().rev() {
                 let d = m.row.depth;
                 later.resize(later.len().max(d), false);
-                self.write_row(tree, m, &later[..d], &cols, &mut line, out)?;
+                if d >= hidden {
+                    self.write_row(tree, m, &later[hidden..d], &cols, &mut line, out)?;
+                }
                 later.truncate(d);
                 later.push(d > 0);
             }
@@ -101,6 +116,8 @@ impl BarsView<'_> {
     fn measure(&self, tree: &Tree, rows: &[Row]) -> (Vec<Measured>, Columns) {
         let opts = self.opts;
         let raw_invalid = !opts.to_terminal;
+        // the level whose share is the blank: the root, or under --skip-total the tops drawn
+        let top = usize::from(opts.skip_total);
         let mut ancestors: Vec<u64> = Vec::new();
         let mut measured = Vec::with_capacity(rows.len());
         // rows come biggest first among siblings: the first row of each parent
@@ -129,7 +146,7 @@ impl BarsView<'_> {
             };
             measured.push(Measured {
                 row: *r,
-                shades: [shade(1), shade(2), shade(3)],
+                shades: [shade(top + 1), shade(top + 2), shade(top + 3)],
                 biggest: seen_parents.insert(parent),
             });
             ancestors.push(size);
@@ -226,9 +243,10 @@ impl BarsView<'_> {
             line.extend_from_slice("│".as_bytes());
             // the top's share is the blank: its size does not matter here
             let ancestors = [0, m.shades[0], m.shades[1], m.shades[2]];
+            let level = m.row.depth.saturating_sub(usize::from(opts.skip_total));
             let bar = shaded_bar(
                 size,
-                &ancestors[..m.row.depth.min(ancestors.len())],
+                &ancestors[..level.min(ancestors.len())],
                 cols.total,
                 cols.bar_w,
                 opts.bars_on_right,
@@ -247,9 +265,8 @@ impl BarsView<'_> {
 
 /// The share of `total` in whole percent, as dust computes it: in `f32`, written with `{:.0}`
 /// (so an exact half goes to the even neighbour: 12.5% is `12`, 37.5% is `38`).
-/// What the percentages are shares of: the top rows' sizes together, or, when they are paths
-/// given (`--skip-total`, maybe fewer than all of them under `-n`), the total of them all,
-/// as dust's hidden "(total)".
+/// What the percentages are shares of: the top rows' sizes together, or, when the top is a
+/// path given, the total of the paths given.
 pub(crate) fn percent_base(tree: &Tree, rows: &[Row], mode: SizeMode) -> u64 {
     let tops = rows.iter().filter(|r| r.depth == 0).map(|r| r.id);
     if tops.clone().all(|id| tree.is_root(id)) {

@@ -21,6 +21,8 @@ pub struct ViewOptions {
     pub full_paths: bool,
     pub only_dirs: bool,
     pub width: usize,
+    /// `--skip-total`: the top row (the total, or the one path given) is laid out and
+    /// measured but not drawn; its children are the top rows, as dust draws them.
     pub skip_total: bool,
     /// `--dim`: tree guides and bars faint when colouring.
     pub dim: bool,

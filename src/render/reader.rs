@@ -11,7 +11,8 @@ use crate::units::format_size;
 use crate::vocab::SizeMode;
 
 /// Writes `rows` (layout order, parents first) as screen-reader lines, in the order the bars
-/// view would print them (root last unless `-r`).
+/// view would print them (root last unless `-r`). `--skip-total` leaves the root's line out
+/// and counts depths from its children, as dust does; the columns are as wide as with it.
 pub fn render_reader(
     tree: &Tree,
     rows: &[Row],
@@ -40,14 +41,17 @@ pub fn render_reader(
         .collect();
     let name_w = cells.iter().map(|c| c.1).max().unwrap_or(0);
     let size_w = cells.iter().map(|c| c.2.len()).max().unwrap_or(0);
+    let hidden = usize::from(opts.skip_total);
     let mut lines: Vec<Vec<u8>> = rows
         .iter()
         .zip(&cells)
+        .filter(|(row, _)| row.depth >= hidden)
         .map(|(row, (name, width, size, value))| {
             let mut line = name.clone();
             line.resize(line.len() + name_w - width, b' ');
             let pct = format!("{}%", super::bars::percent(*value, total));
-            line.extend_from_slice(format!(" {} {size:>size_w$} {pct:>4}\n", row.depth).as_bytes());
+            let depth = row.depth - hidden;
+            line.extend_from_slice(format!(" {depth} {size:>size_w$} {pct:>4}\n").as_bytes());
             line
         })
         .collect();

@@ -103,9 +103,10 @@ impl PartialEq for Ranked<'_> {
 impl Eq for Ranked<'_> {}
 
 /// Chooses the rows under `tops` (shown whatever their size, as far as the row budget
-/// goes). Several tops (`--skip-total`) share one budget, as the children of a root that is
-/// not shown would: the biggest rows anywhere below any of them are chosen, and the tops
-/// come biggest first, each the closed root of its own tree.
+/// goes). Several tops share one budget, as the children of a root that is not chosen
+/// would: the biggest rows anywhere below any of them are chosen, and the tops come biggest
+/// first, each at depth 0. (The views choose below one top, the total or the one path, and
+/// `--skip-total` leaves that row out when drawing.)
 pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
     let mut heap: BinaryHeap<(Ranked, usize)> = BinaryHeap::new();
     let mut chosen: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();

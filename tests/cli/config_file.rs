@@ -212,9 +212,14 @@ fn dust_config_is_read_with_dusts_keys() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{file}: {out:?}");
         assert!(out.stderr.is_empty(), "{file}: {out:?}");
-        // apparent sizes (display-apparent-size), full paths, no bars, root first (reverse)
+        // apparent sizes (display-apparent-size), full paths, no bars, the biggest first
+        // (reverse) and the one path's own row left out (skip-total), as dust prints them
         let first = text.lines().next().unwrap_or("");
-        assert!(first.ends_with("└─┬ d"), "reverse: {text}");
+        assert!(first.ends_with("├── d/node_modules"), "reverse: {text}");
+        assert!(
+            !text.lines().any(|l| l.ends_with(" d")),
+            "skip-total: {text}"
+        );
         let size: u64 = first
             .split_whitespace()
             .next()

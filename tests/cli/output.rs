@@ -567,12 +567,13 @@ fn output_formats_accepted() {
     }
 }
 
-/// Issue 22, item 5: with `--skip-total` and a row budget smaller than the first path's
-/// tree, every path is still a top row: the paths share the budget (as children of the
-/// total would), come biggest at the bottom, each closes its own tree (`┌`, no dangling
-/// `├` under a top), and their percentages are shares of their sum.
+/// Issue 22, item 5, and issue 24: with `--skip-total` the paths share one row budget as the
+/// total's children do (the first path does not take it all): the rows, sizes and
+/// percentages (shares of the total) are those of the view with the total, in the same
+/// order, less the total's row; the paths are drawn as siblings below the hidden total, the
+/// biggest last and joined to those above it, as dust draws them.
 #[test]
-fn skip_total_shows_every_path_sorted_with_shares_of_their_sum() {
+fn skip_total_is_the_view_with_the_total_less_its_row() {
     let env = TestEnv::new();
     for i in 0..8 {
         env.file(format!("small/s{i}"), 4096);
@@ -581,49 +582,39 @@ fn skip_total_shows_every_path_sorted_with_shares_of_their_sum() {
         env.file(format!("big/b{i}"), 40_960);
     }
     env.file("mid/m", 65_536);
-    let out = env.stdout_ok(["-w", "60", "-n", "6", "--skip-total", "small", "big", "mid"]);
+    let args = ["-w", "60", "-n", "6", "small", "big", "mid"];
+    let with_total = env.stdout_ok(args);
+    let out = env.stdout_ok([&["--skip-total"][..], &args].concat());
     let t = text(&out);
     let ls = line_strs(&out);
     assert_eq!(ls.len(), 6, "-n 6 rows:\n{t}");
-    // a row's name: what follows its connector, up to the bar
-    let name_of = |l: &str| -> String {
-        let after = l.rsplit(['─', '┴']).next().unwrap_or("");
-        after.split('│').next().unwrap_or("").trim().to_owned()
+    // a row's size, name (the last word before the bar) and percentage
+    let cells = |l: &str| -> (String, String, String) {
+        let before_bar = l.split('│').next().unwrap_or("");
+        let word = |w: Option<&str>| w.unwrap_or("").to_owned();
+        (
+            word(before_bar.split_whitespace().next()),
+            word(before_bar.split_whitespace().last()),
+            word(l.split_whitespace().last()),
+        )
     };
-    let tops: Vec<&String> = ls
-        .iter()
-        .filter(|l| ["small", "big", "mid"].contains(&name_of(l).as_str()))
-        .collect();
-    let names: Vec<String> = tops.iter().map(|l| name_of(l)).collect();
-    assert_eq!(names, ["small", "mid", "big"], "tops, biggest last:\n{t}");
-    // the column of the tops' connectors holds nothing but them: no `├`/`│` joins one
-    // path's tree to another's
-    let col = ls[5]
-        .chars()
-        .position(|c| c == '┌')
-        .expect("the bottom top's connector");
-    for l in &ls {
-        let c = l.chars().nth(col).unwrap_or(' ');
-        assert!(
-            c == ' ' || c == '┌',
-            "a connector between tops in {l:?}:\n{t}"
-        );
-    }
-    let percents: u64 = tops
-        .iter()
-        .map(|l| {
-            l.trim_end()
-                .trim_end_matches('%')
-                .rsplit(' ')
-                .next()
-                .and_then(|p| p.parse::<u64>().ok())
-                .expect("a percentage")
-        })
-        .sum();
-    assert!(
-        (99..=101).contains(&percents),
-        "shares of the sum: {percents}%\n{t}"
+    let mut expected: Vec<_> = line_strs(&with_total).iter().map(|l| cells(l)).collect();
+    assert_eq!(
+        expected.pop().map(|c| c.1),
+        Some("(total)".to_owned()),
+        "{}",
+        text(&with_total)
     );
-    // the bottom row is the biggest path, and its tree is closed
-    assert!(ls[5].contains("┌─┴ big"), "{t}");
+    let got: Vec<_> = ls.iter().map(|l| cells(l)).collect();
+    assert_eq!(
+        got,
+        expected,
+        "--skip-total:\n{t}\nwith the total:\n{}",
+        text(&with_total)
+    );
+    assert!(got.iter().any(|c| c.1 == "mid"), "{t}");
+    assert!(
+        ls[5].contains(" ├─┴ big "),
+        "the biggest path last, a sibling:\n{t}"
+    );
 }

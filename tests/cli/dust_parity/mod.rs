@@ -8,6 +8,7 @@
 //! installs dust).
 
 mod rows;
+mod skip_total;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
