@@ -43,20 +43,20 @@ pub(super) struct Slot {
 }
 
 /// What only a directory has: its children and (after [`Tree::finish`]) its subtree totals.
-/// Packed to 4-byte alignment: 44 bytes, not 48.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-#[repr(C, packed(4))]
 pub(super) struct DirInfo {
     pub(super) parent: NodeId,
     pub(super) first_child: NodeId,
     pub(super) child_count: u32,
     pub(super) entries: u32,
-    pub(super) disk: u64,
-    pub(super) apparent: u64,
-    pub(super) mtime: i64,
     /// With [`TOTALS`]: the directory's own disk size in 512-byte units ([`ESC`]: whole in
     /// [`Tree::wide`]).
     pub(super) own_disk: u32,
+    /// Seconds since 1970 ([`ESC`]: whole in [`Tree::wide`], as [`Field::DirTime`]): read
+    /// through [`Tree::dir_time`].
+    mtime: u32,
+    pub(super) disk: u64,
+    pub(super) apparent: u64,
 }
 
 impl DirInfo {
@@ -69,7 +69,7 @@ impl DirInfo {
             entries: n.entries,
             disk: n.disk,
             apparent: n.apparent,
-            mtime: n.mtime,
+            mtime: 0, // (set by `Tree::set_dir_time`: it may need the wide map)
             own_disk: 0,
         }
     }
@@ -81,7 +81,6 @@ impl DirInfo {
         n.entries = self.entries;
         n.disk = self.disk;
         n.apparent = self.apparent;
-        n.mtime = self.mtime;
     }
 }
 
@@ -92,10 +91,14 @@ enum Field {
     Apparent = 1,
     Time = 2,
     Entries = 3,
+    /// A directory's time in its [`DirInfo`] (its slot's time is its own, kept apart).
+    DirTime = 4,
 }
 
+const FIELD_BITS: u32 = 3;
+
 fn wide_key(id: NodeId, f: Field) -> u64 {
-    (u64::from(id) << 2) | f as u64
+    (u64::from(id) << FIELD_BITS) | f as u64
 }
 
 impl Slot {
@@ -249,6 +252,7 @@ impl Tree {
         };
         if let Some(d) = self.dir_index(id) {
             self.dirs[d].fill(&mut n);
+            n.mtime = self.dir_time(id, d);
             return n;
         }
         (n.disk, n.apparent, n.entries, n.mtime) = self.leaf_values(id, s.disk);
@@ -279,6 +283,32 @@ impl Tree {
         (disk, apparent, entries, mtime)
     }
 
+    /// The time in directory `id`'s [`DirInfo`] (index `d`).
+    #[inline]
+    fn dir_time(&self, id: NodeId, d: usize) -> i64 {
+        match self.dirs[d].mtime {
+            ESC => self
+                .wide
+                .get(&wide_key(id, Field::DirTime))
+                .map_or(0, |&t| t as i64),
+            t => i64::from(t),
+        }
+    }
+
+    /// Sets the time in directory `id`'s [`DirInfo`] (index `d`): 32 bits almost always.
+    fn set_dir_time(&mut self, id: NodeId, d: usize, mtime: i64) {
+        let t = u32::try_from(mtime)
+            .ok()
+            .filter(|&t| t != ESC)
+            .unwrap_or(ESC);
+        let was = std::mem::replace(&mut self.dirs[d].mtime, t);
+        if t == ESC {
+            self.wide.insert(wide_key(id, Field::DirTime), mtime as u64);
+        } else if was == ESC {
+            self.wide.remove(&wide_key(id, Field::DirTime));
+        }
+    }
+
     /// A directory whose [`DirInfo`] holds totals summed during the walk ([`TOTALS`]).
     fn totalled_dir(&self, id: NodeId) -> Option<usize> {
         let s = &self.slots[id as usize];
@@ -307,7 +337,7 @@ impl Tree {
         let mut kept = n.clone();
         let info = self.dirs[d];
         (kept.disk, kept.apparent, kept.entries, kept.mtime) =
-            (info.disk, info.apparent, info.entries, info.mtime);
+            (info.disk, info.apparent, info.entries, self.dir_time(id, d));
         self.set_node(id, &kept);
         self.store_own(id, d, n);
     }
@@ -334,14 +364,13 @@ impl Tree {
                 continue;
             };
             if self.slots[id as usize].meta & TOTALS == 0 {
-                let mut n = self.node(id);
-                self.dirs[d].fill(&mut n);
+                let n = self.node(id);
                 self.dirs[d].own_disk = 0;
                 self.store_own(id, d, &n);
             }
             let (disk, apparent, entries, mtime) = self.leaf_values(id, self.dirs[d].own_disk);
+            self.set_dir_time(id, d, mtime);
             let info = &mut self.dirs[d];
-            info.mtime = mtime;
             if zero(id, self.slots[id as usize].flags()) {
                 (info.disk, info.apparent, info.entries) = (0, 0, 0);
             } else {
@@ -362,9 +391,9 @@ impl Tree {
             self.slots[i].meta &= !(TOTALS | NO_ENTRY | WIDE_ENTRIES);
             (self.slots[i].apparent, self.slots[i].time) = (0, 0);
             self.clear_wide(id);
+            self.set_dir_time(id, d, n.mtime);
             let info = &mut self.dirs[d];
-            (info.disk, info.apparent, info.entries, info.mtime) =
-                (n.disk, n.apparent, n.entries, n.mtime);
+            (info.disk, info.apparent, info.entries) = (n.disk, n.apparent, n.entries);
             info.own_disk = 0;
         }
     }
@@ -420,16 +449,28 @@ impl Tree {
             let DirInfo {
                 parent, own_disk, ..
             } = self.dirs[d];
+            let mtime = self.dirs[d].mtime;
             self.dirs[d] = DirInfo {
                 own_disk,
+                mtime,
                 ..DirInfo::of(parent, n)
             };
+            self.set_dir_time(id, d, n.mtime);
         } else {
             self.set_leaf_values(id, n);
         }
     }
 
+    /// Forgets every value of `id` kept whole.
     fn clear_wide(&mut self, id: NodeId) {
+        self.clear_wide_leaf(id);
+        if !self.wide.is_empty() {
+            self.wide.remove(&wide_key(id, Field::DirTime));
+        }
+    }
+
+    /// Forgets the values of `id`'s slot kept whole (not its [`DirInfo`]'s time).
+    fn clear_wide_leaf(&mut self, id: NodeId) {
         if !self.wide.is_empty() {
             for f in [Field::Disk, Field::Apparent, Field::Time, Field::Entries] {
                 self.wide.remove(&wide_key(id, f));
@@ -463,7 +504,7 @@ impl Tree {
         s.time = time;
         s.meta = (s.meta & !(NO_ENTRY | WIDE_ENTRIES)) | entries;
         if was_wide {
-            self.clear_wide(id);
+            self.clear_wide_leaf(id);
         }
         let wide = [
             (disk == ESC, Field::Disk, n.disk),
@@ -505,6 +546,8 @@ impl Tree {
             slot.disk = self.dirs.len() as u32;
             self.slots.push(slot);
             self.dirs.push(DirInfo::of(parent, n));
+            let d = self.dirs.len() - 1;
+            self.set_dir_time(id, d, n.mtime);
         } else if let Some(small) = slot.with_small_values(n) {
             // the common case, kept apart from set_node: a walk appends every entry here
             self.slots.push(small);
@@ -539,7 +582,13 @@ impl Tree {
         self.slots.reverse();
         self.wide = std::mem::take(&mut self.wide)
             .into_iter()
-            .map(|(k, v)| ((u64::from(flip((k >> 2) as NodeId)) << 2) | (k & 3), v))
+            .map(|(k, v)| {
+                let id = flip((k >> FIELD_BITS) as NodeId);
+                (
+                    (u64::from(id) << FIELD_BITS) | (k & ((1 << FIELD_BITS) - 1)),
+                    v,
+                )
+            })
             .collect();
         for d in &mut self.dirs {
             if d.child_count > 0 {
@@ -596,7 +645,7 @@ mod tests {
     #[test]
     fn slots_and_directories_stay_compact() {
         assert_eq!(std::mem::size_of::<Slot>(), 20);
-        assert_eq!(std::mem::size_of::<DirInfo>(), 44);
+        assert_eq!(std::mem::size_of::<DirInfo>(), 40);
     }
 
     #[test]
@@ -629,7 +678,51 @@ mod tests {
             );
             assert_eq!(got.kind(), EntryKind::Symlink);
         }
-        assert!(t.wide.is_empty(), "{:?}", t.wide);
+        // (the total's time, i64::MIN, is the one value kept whole)
+        let left: Vec<_> = t.wide.keys().filter(|&&k| k >> FIELD_BITS != 0).collect();
+        assert!(left.is_empty(), "{:?}", t.wide);
+    }
+
+    /// A directory's own values, even those kept whole, come back unchanged from sums made
+    /// while the walk runs, whatever the walk changes meanwhile.
+    #[test]
+    fn a_directorys_own_values_survive_live_sums() {
+        let mut t = Tree::with_total();
+        assert_eq!(t.node(TOTAL).mtime, i64::MIN, "a time kept whole");
+        let d = t.push_node(TOTAL, &Node::new(EntryKind::Dir, 513, 5 << 32, -5, 0));
+        t.close_block(TOTAL, d, 1);
+        let f = t.push_node(d, &Node::new(EntryKind::File, 4096, 100, 2_000_000_000, 0));
+        t.close_block(d, f, 1);
+        let values = |n: Node| (n.disk, n.apparent, n.entries, n.mtime);
+        t.sum_live();
+        t.sum_live();
+        assert_eq!(
+            values(t.node(d)),
+            (513 + 4096, (5 << 32) + 100, 2, 2_000_000_000)
+        );
+        assert_eq!(values(t.own_node(d)), (513, 5 << 32, 1, -5));
+        let mut own = t.own_node(d);
+        own.disk = 1024;
+        t.set_own_node(d, &own);
+        assert_eq!(
+            t.node(d).disk,
+            513 + 4096,
+            "the totals wait for the next sum"
+        );
+        t.sum_live();
+        assert_eq!(values(t.node(d)).0, 1024 + 4096);
+        assert_eq!(
+            values(t.node(TOTAL)),
+            (1024 + 4096, (5 << 32) + 100, 2, 2_000_000_000)
+        );
+        t.forget_totals();
+        assert_eq!(values(t.node(d)), (1024, 5 << 32, 1, -5));
+        assert_eq!(values(t.node(TOTAL)).3, i64::MIN, "its own time again");
+        t.finish();
+        assert_eq!(
+            values(t.node(d)),
+            (1024 + 4096, (5 << 32) + 100, 2, 2_000_000_000)
+        );
     }
 
     #[test]
