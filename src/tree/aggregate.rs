@@ -38,18 +38,25 @@ impl Tree {
     /// the scan would exceed what is on disk. Needs the identities (`keep_identity`); a
     /// no-op without them.
     pub fn mark_repeated_links(&mut self) {
-        if self.identity.len() < self.len() {
+        if !self.has_identity() {
             return;
         }
         let mut seen = rustc_hash::FxHashSet::default();
+        let mut repeated = Vec::new();
+        let mut keys = self.identity_reader();
         for id in 0..self.len() as NodeId {
             let f = self.slot(id).flags();
-            if f & flags::HARDLINK != 0
-                && f & flags::DUPLICATE == 0
-                && !seen.insert(self.identity[id as usize])
-            {
-                self.slot_mut(id).set_flag(flags::DUPLICATE);
+            if f & flags::HARDLINK == 0 || f & flags::DUPLICATE != 0 {
+                continue;
             }
+            if let Some(key) = keys.of(id) {
+                if !seen.insert(key) {
+                    repeated.push(id);
+                }
+            }
+        }
+        for id in repeated {
+            self.slot_mut(id).set_flag(flags::DUPLICATE);
         }
     }
 
