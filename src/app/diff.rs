@@ -240,7 +240,7 @@ fn keep_for_diff(config: &Config) -> import::Keep {
 
 /// Drops what no comparison reads (`extra` only when no time filter will read it).
 fn slim(tree: &mut Tree, config: &Config) {
-    tree.identity = Vec::new();
+    tree.drop_identity();
     tree.links = Default::default();
     if config.filters.times.is_empty() {
         tree.extra = Vec::new();

@@ -128,9 +128,9 @@ fn write_info(
     if counted && node.disk > 0 {
         write!(out, ",\"dsize\":{}", node.disk)?;
     }
-    let identity = tree.identity_of(id);
-    if let Some((dev, _)) = identity {
-        let parent_dev = tree.identity_of(tree.parent(id)).map(|(d, _)| d);
+    // (the devices alone: an inode may cost decoding a run of the log)
+    if let Some(dev) = tree.device_of(id) {
+        let parent_dev = tree.device_of(tree.parent(id));
         if is_root || parent_dev != Some(dev) {
             write!(out, ",\"dev\":{dev}")?;
         }
@@ -146,7 +146,7 @@ fn write_info(
         write!(out, ",\"mtime\":{}", node.mtime.max(0))?;
     }
     let linked = !is_dir && (node.has(flags::HARDLINK) || node.has(flags::DUPLICATE));
-    if let (true, Some((_, ino))) = (linked, identity) {
+    if let Some((_, ino)) = linked.then(|| tree.identity_of(id)).flatten() {
         write!(out, ",\"ino\":{ino},\"hlnkc\":true")?;
         if let Some(n) = tree.links_of(id) {
             write!(out, ",\"nlink\":{n}")?;

@@ -73,7 +73,7 @@ pub struct Import {
 /// views read neither.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Keep {
-    /// `dev`/`ino` as [`Tree::identity`] and `nlink` as [`Tree::links`] (for exporting
+    /// `dev`/`ino` as [`Tree::identity_of`] and `nlink` as [`Tree::links`] (for exporting
     /// again, and for deleting).
     pub identity: bool,
     /// `uid`/`gid`/`mode` as [`Tree::extra`], when the export has them.

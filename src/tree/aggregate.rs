@@ -40,19 +40,26 @@ impl Tree {
     /// without them every name counts. [`Tree::forget_live_sums`] takes the marks off again.
     pub fn mark_live_duplicates(&mut self) {
         let mut seen = rustc_hash::FxHashSet::default();
+        let mut linked = Vec::new();
+        let mut repeated = Vec::new();
+        let mut keys = self.identity_reader();
         for id in 0..self.len() as NodeId {
             let f = self.slot(id).flags();
             if f & flags::HARDLINK == 0 {
                 continue;
             }
+            linked.push(id);
             let first = f & (flags::DUPLICATE | flags::REMOVED) == 0
-                && self.identity_of(id).is_none_or(|key| seen.insert(key));
-            let slot = self.slot_mut(id);
-            if first {
-                slot.clear_flag(flags::LIVE_DUPLICATE);
-            } else {
-                slot.set_flag(flags::LIVE_DUPLICATE);
+                && keys.of(id).is_none_or(|key| seen.insert(key));
+            if !first {
+                repeated.push(id);
             }
+        }
+        for id in linked {
+            self.slot_mut(id).clear_flag(flags::LIVE_DUPLICATE);
+        }
+        for id in repeated {
+            self.slot_mut(id).set_flag(flags::LIVE_DUPLICATE);
         }
     }
 

@@ -65,19 +65,25 @@ impl TreeBuilder {
         }
     }
 
-    /// A builder that also records every node's `(dev, ino)` ([`Tree::identity`]).
+    /// A builder that also records every node's `(dev, ino)` ([`Tree::identity_of`]).
     pub fn with_identity(keep: bool) -> TreeBuilder {
-        TreeBuilder {
+        let mut b = TreeBuilder {
             keep_identity: keep,
             ..TreeBuilder::new()
+        };
+        if keep {
+            b.tree.keep_identity(false);
         }
+        b
     }
 
-    /// Of the identities, keeps only what an export reads ([`Tree::sparse_identity`]): the
-    /// device of every directory, and `(dev, ino)` of a scanned file, of hard-linked files and
-    /// of files on another device than their directory. Set their flags before their
-    /// identities.
-    pub fn sparse_identity(self, sparse: bool) -> TreeBuilder {
+    /// Of the identities, keeps only what an export reads: the device of every directory,
+    /// and `(dev, ino)` of a scanned file, of hard-linked files and of files on another
+    /// device than their directory. Set their flags before their identities.
+    pub fn sparse_identity(mut self, sparse: bool) -> TreeBuilder {
+        if self.keep_identity {
+            self.tree.keep_identity(sparse);
+        }
         TreeBuilder {
             sparse_identity: sparse,
             ..self
@@ -105,9 +111,7 @@ impl TreeBuilder {
         let _ = self.tree.names.try_reserve(NODES * 16);
         let _ = self.tree.dirs.try_reserve(NODES / 8);
         let _ = self.tree.blocks.try_reserve(NODES / 8);
-        if self.keep_identity {
-            let _ = self.tree.identity.try_reserve(NODES);
-        }
+        self.tree.reserve_identity(NODES);
         if self.keep_extra {
             let _ = self.tree.extra.try_reserve(NODES);
         }
@@ -169,25 +173,10 @@ impl TreeBuilder {
             return;
         }
         if self.sparse_identity {
-            let t = &self.tree;
-            if let Some(d) = t.dir_index(id) {
-                self.tree.sparse_identity.set_dir(d, key.0);
-                return;
-            }
-            let parent = t.parent(id);
-            let needed = parent == TOTAL
-                || t.slot(id).flags() & super::flags::HARDLINK != 0
-                || t.identity_of(parent).map(|(dev, _)| dev) != Some(key.0);
-            if needed {
-                self.tree.sparse_identity.set_other(id, key);
-            }
-            return;
+            self.tree.set_sparse_identity(id, key);
+        } else {
+            self.tree.set_exact_identity(id, key);
         }
-        let ids = &mut self.tree.identity;
-        if ids.len() < self.tree.slots.len() {
-            ids.resize(self.tree.slots.len(), (0, 0));
-        }
-        ids[id as usize] = key;
     }
 
     /// Adds the scanned paths, in order, as the children of [`TOTAL`]; returns the first id.
@@ -283,10 +272,6 @@ impl TreeBuilder {
     }
 
     pub fn into_tree(mut self) -> Tree {
-        if self.keep_identity && !self.sparse_identity {
-            let n = self.tree.len();
-            self.tree.identity.resize(n, (0, 0));
-        }
         if self.keep_extra {
             let n = self.tree.len();
             self.tree.extra.resize(n, StatExtra::default());

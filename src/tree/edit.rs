@@ -86,7 +86,7 @@ impl Tree {
                 apparent: n.apparent,
                 entries: n.entries as u64,
             });
-            if self.identity.is_empty() {
+            if !self.has_identity() {
                 continue;
             }
             let mut stack = vec![t];
@@ -107,12 +107,13 @@ impl Tree {
         if !owners.is_empty() {
             // every name of those inodes in the tree
             let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
+            let mut keys = self.identity_reader();
             for id in 1..self.len() {
                 let n = self.node(id as NodeId);
                 if n.has(flags::HARDLINK) && !n.is_dir() {
-                    if let Some(key) = self.identity.get(id) {
-                        if owners.contains_key(key) {
-                            names.entry(*key).or_default().push(id as NodeId);
+                    if let Some(key) = keys.of(id as NodeId) {
+                        if owners.contains_key(&key) {
+                            names.entry(key).or_default().push(id as NodeId);
                         }
                     }
                 }
@@ -283,7 +284,6 @@ impl Tree {
                 base + (id - first)
             }
         };
-        let keep_identity = !self.identity.is_empty();
         for id in first..sub.len() as NodeId {
             let mut n = sub.node(id);
             if n.child_count > 0 {
@@ -293,9 +293,6 @@ impl Tree {
             n.set_name(self.names.len() as u64, name.len());
             self.names.extend_from_slice(name);
             self.push_node(map(sub.parent(id)), &n);
-            if keep_identity {
-                self.identity.push(sub.identity_of(id).unwrap_or_default());
-            }
             if let Some(links) = sub.links_of(id) {
                 self.links.insert(map(id), links);
             }
@@ -327,9 +324,14 @@ impl Tree {
             n.packed = (n.packed & !KIND_AND_FLAGS) | (fresh.packed & KIND_AND_FLAGS);
             self.set_node(at, &n);
         }
-        if keep_identity {
-            if let Some(key) = sub.identity_of(sub_root) {
-                self.identity[at as usize] = key;
+        if self.has_identity() {
+            // in id order, each directory before its entries (as a walk sets them): the new
+            // ids come after every id recorded, and append to the log
+            let ids = std::iter::once(sub_root).chain(first..sub.len() as NodeId);
+            for id in ids {
+                if let Some(key) = sub.identity_of(id) {
+                    self.set_exact_identity(map(id), key);
+                }
             }
         }
         let mut p = at;

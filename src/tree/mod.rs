@@ -16,6 +16,7 @@ mod edit;
 mod filter;
 mod find;
 mod identity;
+mod inodes;
 mod postorder;
 mod select;
 mod store;
@@ -199,14 +200,13 @@ pub struct Tree {
     names: Vec<u8>,
     /// Names of the scanned paths as typed (any length), indexed by node id - 1.
     root_names: Vec<Vec<u8>>,
-    /// `(st_dev, st_ino)` of every node, indexed by id, when the walk was asked to keep them
-    /// (`WalkOptions::keep_identity`): deleting re-checks that a path is still the scanned
-    /// file, and exports name hard links and mount points. Empty otherwise (16 bytes an entry
-    /// that the static view does not need).
-    pub identity: Vec<LinkKey>,
-    /// The identities an export needs, when only they were kept (`sparse_identity` of
-    /// [`TreeBuilder`]): 16 bytes an entry were most of what an export held beyond the tree.
-    pub sparse_identity: identity::SparseIdentity,
+    /// Every node's `(st_dev, st_ino)` when the walk was asked to keep them
+    /// (`WalkOptions::keep_identity`), for [`Tree::identity_of`]: deleting re-checks that a
+    /// path is still the scanned file, and exports name hard links and mount points. The
+    /// inodes (`None`: not kept, or only what an export reads) and the devices, with what
+    /// these two cannot give; see `identity`.
+    inodes: Option<inodes::InodeLog>,
+    sparse_identity: identity::SparseIdentity,
     /// Link counts of the hard-linked files ([`flags::HARDLINK`]), kept with the identities:
     /// an export tells readers how many names an inode has in all.
     pub links: FxHashMap<NodeId, u32>,
@@ -310,18 +310,6 @@ impl Tree {
         let mut node = self.own_node(id);
         node.entries = node.entries.saturating_sub(n);
         self.set_own_node(id, &node);
-    }
-
-    /// The scanned `(dev, ino)` of a node, if identities were kept.
-    pub fn identity_of(&self, id: NodeId) -> Option<LinkKey> {
-        if let Some(&key) = self.identity.get(id as usize) {
-            return Some(key);
-        }
-        match self.dir_index(id) {
-            // (a directory's inode is not kept: an export names only its device)
-            Some(d) => self.sparse_identity.dir(d).map(|dev| (dev, 0)),
-            None => self.sparse_identity.other(id),
-        }
     }
 
     /// The link count of a hard-linked file, if identities were kept.

@@ -258,7 +258,6 @@ impl PostOrderBuilder {
         let flip = |id: NodeId| n - 1 - id;
         let mut tree = self.placed;
         tree.reverse_placed(flip);
-        self.identity.reverse();
         self.extra.reverse();
         let links = self
             .links
@@ -272,10 +271,27 @@ impl PostOrderBuilder {
             .collect();
         tree.names = self.names;
         tree.root_names = root_names;
-        tree.identity = self.identity;
         tree.links = links;
         tree.extra = self.extra;
+        if self.keep_identity {
+            keep_identities(&mut tree, self.identity);
+        }
         Built { tree, dir_ids }
+    }
+}
+
+/// Records `identity` (by pre-reversal id: the last is the tree's first) as the tree's exact
+/// identities, in id order (what keeps them compact). The vector is given back as it empties,
+/// so that both are not held whole at once.
+fn keep_identities(tree: &mut Tree, mut identity: Vec<LinkKey>) {
+    tree.keep_identity(false);
+    let mut id = 0;
+    while let Some(key) = identity.pop() {
+        tree.set_exact_identity(id, key);
+        id += 1;
+        if identity.len() < identity.capacity() / 2 && identity.capacity() > 4096 {
+            identity.shrink_to_fit();
+        }
     }
 }
 
@@ -349,7 +365,7 @@ mod tests {
         b.add(file(1), b"f", (0, 0), None, None);
         let Built { mut tree, .. } = b.into_tree(); // closes what is still open
         assert_eq!(tree.len(), 50_003);
-        assert!(tree.identity.is_empty() && tree.extra.is_empty());
+        assert!(!tree.has_identity() && tree.extra.is_empty());
         tree.finish();
         assert_eq!(tree.node(1).entries, 50_002);
         assert_eq!(tree.depth(50_002), 50_001);

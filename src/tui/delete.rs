@@ -74,7 +74,7 @@ pub fn plan(tree: &Tree, nodes: &[NodeId]) -> (Vec<Target>, Vec<String>) {
             chain.push(n);
             n = tree.parent(n);
         }
-        let (Some(root_id), false) = (tree.identity_of(n), tree.identity.is_empty()) else {
+        let (Some(root_id), true) = (tree.identity_of(n), tree.has_identity()) else {
             refused.push(format!("{shown}: no identity recorded by the scan"));
             continue;
         };

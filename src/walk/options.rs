@@ -27,8 +27,8 @@ pub struct WalkOptions {
     /// [`crate::walk::pool::default_threads`]); asking the system for its CPU count costs more syscalls than a
     /// scan of an empty directory.
     pub threads: Option<usize>,
-    /// Record every node's `(dev, ino)` in [`crate::tree::Tree::identity`] (for deleting and
-    /// exporting; the static view does not need them).
+    /// Record every node's `(dev, ino)` for [`crate::tree::Tree::identity_of`] (for deleting
+    /// and exporting; the static view does not need them).
     pub keep_identity: bool,
     /// With `keep_identity`, only the identities an export reads: of directories, of hard
     /// links and of entries on another device than their directory ([`TreeBuilder`]'s
