@@ -13,7 +13,7 @@ use hogs::render::bars::BarsView;
 use hogs::render::json::render_json;
 use hogs::render::labels::Labels;
 use hogs::render::ViewOptions;
-use hogs::tree::{select_rows, Selection};
+use hogs::tree::{select_rows, Selection, Ties};
 use hogs::vocab::{SizeMode, UnitStyle};
 
 mod common;
@@ -49,6 +49,7 @@ fn selection(max_rows: usize, max_depth: Option<usize>) -> Selection {
         only_dirs: false,
         hide_empty: false,
         collapsed: Vec::new(),
+        ties: Ties::Paths { renamed: vec![] },
     }
 }
 

@@ -14,7 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode};
-use hogs::tree::{biggest_files, select_rows, Selection, Tree};
+use hogs::tree::{biggest_files, select_rows, Selection, Ties, Tree};
 use hogs::vocab::SizeMode;
 
 mod common;
@@ -29,6 +29,7 @@ fn selection(max_rows: usize) -> Selection {
         only_dirs: false,
         hide_empty: false,
         collapsed: Vec::new(),
+        ties: Ties::Paths { renamed: vec![] },
     }
 }
 

@@ -154,6 +154,7 @@ fn render_rows(
         only_dirs: opts.only_dirs,
         hide_empty: config.filters.hides_empty_dirs(),
         collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
+        ties: labels.ties(tree),
     };
     if view.form == Form::Json {
         return render::json::render_json(tree, top, &sel, opts.units, labels, out);

@@ -4,12 +4,11 @@
 //! with dust's values — `size` the string dust prints (`"12Ki"`), `name` the path dust builds
 //! (the argument, then `/` and each name) — and hogs's numbers under their own names: `type`,
 //! `value` (the number `size` formats), `disk_bytes`, `apparent_bytes`, `entries`. Children
-//! come biggest first. A path that is not UTF-8 is given twice: `"name"` with U+FFFD for the
+//! come biggest first, as the bars order them. A path that is not UTF-8 is given twice: `"name"` with U+FFFD for the
 //! bad bytes, and `"name_bytes"` with every raw byte, so nothing is lost.
 //! A directory of a merge of scans that no part scanned also has `"unscanned": true`.
 //! With `--extents`, `"exclusive_bytes"` and `"shared_bytes"` come before `"children"`.
 
-use std::cmp::Reverse;
 use std::io::{self, Write};
 
 use super::labels::Labels;
@@ -146,7 +145,7 @@ pub fn render_json(
                         .children()
                         .filter(|&c| sel.is_visible(tree, c))
                         .collect();
-                    kids.sort_by_key(|&c| (Reverse(tree.node(c).size(sel.mode)), c));
+                    kids.sort_by(|&a, &b| sel.display_order(tree, a, b));
                     // the paths below "(total)" (several paths, or -t's groups) are named
                     // by themselves, as in dust
                     let total = id == crate::tree::TOTAL

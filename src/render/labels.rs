@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use crate::tree::{NodeId, Tree, TOTAL};
+use crate::tree::{NodeId, Ties, Tree, TOTAL};
 
 /// dust gives up telling equal names apart after this many parents.
 const MAX_PARENTS: usize = 10;
@@ -73,6 +73,21 @@ impl Labels {
                 None => Cow::Borrowed(tree.name(id)),
             },
         }
+    }
+
+    /// How rows of one size are ordered: by their paths as dust builds them, for a tree of
+    /// scanned paths (the renamed ones by their labels); in the tree's own order for the trees
+    /// the run makes itself, which it builds in the order they are shown.
+    pub fn ties(&self, tree: &Tree) -> Ties {
+        if !self.dust {
+            return Ties::Stored;
+        }
+        let renamed = (self.first..)
+            .zip(&self.roots)
+            .filter(|&(id, (_, json))| *json != dust_path(tree.name(id)))
+            .map(|(id, (_, json))| (id, json.clone()))
+            .collect();
+        Ties::Paths { renamed }
     }
 
     /// The JSON `name` of a root: its path as dust writes it, with dust's `(parent)` marks

@@ -1,15 +1,20 @@
 //! Which nodes a view shows, and in what order.
 //!
 //! Like dust: take the biggest node not yet shown whose parent is shown, until the line budget
-//! is spent; then lay the chosen nodes out depth-first with siblings biggest first.
+//! is spent; then lay the chosen nodes out depth-first with siblings biggest first. Entries of
+//! one size are ordered as dust orders them ([`Ties`]).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
-use super::{EntryKind, NodeId, Tree};
+use super::{EntryKind, NodeId, Tree, TOTAL};
 use crate::vocab::SizeMode;
+
+mod ties;
+
+pub use ties::Ties;
 
 /// What decides whether a node may be shown.
 #[derive(Clone, Debug)]
@@ -25,6 +30,8 @@ pub struct Selection {
     pub hide_empty: bool,
     /// Directories shown without their contents (`--collapse`), sorted.
     pub collapsed: Vec<NodeId>,
+    /// How entries of one size are ordered.
+    pub ties: Ties,
 }
 
 /// One line of a tree view, in display order (parents before children).
@@ -57,34 +64,36 @@ impl Selection {
             || self.min_size.is_some_and(|m| size < m))
     }
 
-    fn ranked<'t>(&self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
+    fn ranked<'t>(&'t self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
         Ranked {
             size: tree.size_of(id, self.mode),
             id,
             tree,
+            ties: &self.ties,
         }
     }
 
-    /// Display order: bigger first, ties in depth-first directory order.
-    fn display_order(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
+    /// Display order: bigger first, ties as [`Selection::ties`] says.
+    pub fn display_order(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
         self.ranked(tree, b).cmp(&self.ranked(tree, a))
     }
 }
 
-/// A node ranked for display: greater means shown first (bigger, or met earlier in a
-/// depth-first walk when the sizes tie). Ties must not fall back to node ids, which depend
-/// on thread timing: `-T 1` and `-T 8` have to print the same rows.
+/// A node ranked for display: greater means shown first (bigger, or first by [`Ties`] when
+/// the sizes tie). Ties must not fall back to node ids, which depend on thread timing: `-T 1`
+/// and `-T 8` have to print the same rows.
 struct Ranked<'t> {
     size: u64,
     id: NodeId,
     tree: &'t Tree,
+    ties: &'t Ties,
 }
 
 impl Ord for Ranked<'_> {
     fn cmp(&self, other: &Self) -> Ordering {
         self.size
             .cmp(&other.size)
-            .then_with(|| self.tree.dfs_order(other.id, self.id))
+            .then_with(|| self.ties.cmp(self.tree, self.id, other.id))
     }
 }
 
@@ -124,10 +133,11 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
             return;
         }
         let visible = n.children().filter(|&c| sel.is_visible(tree, c));
-        let kids: Vec<NodeId> = if n.child_count as usize <= budget {
+        // (the paths given are few, and not ordered as siblings are)
+        let kids: Vec<NodeId> = if n.child_count as usize <= budget || id == TOTAL {
             visible.collect()
         } else {
-            first_siblings(tree, visible, budget, sel.mode)
+            first_siblings(tree, visible, budget, sel)
         };
         heap.extend(kids.into_iter().map(|c| (sel.ranked(tree, c), depth)));
     };
@@ -175,32 +185,64 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
     rows
 }
 
-/// The `k` of `siblings` that a view shows first, in no particular order. Siblings rank by
-/// size, then by their order in the directory, which is their id order: one pass with a heap
-/// of `k` (most children are turned away by one comparison with its smallest), cheaper than
-/// collecting a huge directory's ids and selecting among them by [`Ranked`].
+/// The `k` of `siblings` (children of one directory) that a view shows first, in no
+/// particular order: one pass with a heap of `k` (most children are turned away by one
+/// comparison with its smallest), cheaper than collecting a huge directory's ids and
+/// selecting among them by [`Ranked`].
 fn first_siblings(
     tree: &Tree,
     siblings: impl Iterator<Item = NodeId>,
     k: usize,
-    mode: SizeMode,
+    sel: &Selection,
 ) -> Vec<NodeId> {
-    let mut heap: BinaryHeap<Reverse<(u64, Reverse<NodeId>)>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Reverse<Sibling>> = BinaryHeap::new();
     for id in siblings {
-        let key = (tree.size_of(id, mode), Reverse(id));
+        let s = Sibling {
+            size: tree.size_of(id, sel.mode),
+            id,
+            tree,
+            ties: &sel.ties,
+        };
         if heap.len() < k {
-            heap.push(Reverse(key));
+            heap.push(Reverse(s));
         } else if let Some(mut least) = heap.peek_mut() {
-            let Reverse(least_key) = *least;
-            if key > least_key {
-                *least = Reverse(key);
+            if s > least.0 {
+                *least = Reverse(s);
             }
         }
     }
-    heap.into_iter()
-        .map(|Reverse((_, Reverse(id)))| id)
-        .collect()
+    heap.into_iter().map(|Reverse(s)| s.id).collect()
 }
+
+/// [`Ranked`] for children of one directory, whose ties need no walk up the tree.
+struct Sibling<'t> {
+    size: u64,
+    id: NodeId,
+    tree: &'t Tree,
+    ties: &'t Ties,
+}
+
+impl Ord for Sibling<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.size
+            .cmp(&other.size)
+            .then_with(|| self.ties.cmp_siblings(self.tree, self.id, other.id))
+    }
+}
+
+impl PartialOrd for Sibling<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Sibling<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Sibling<'_> {}
 
 /// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`.
 pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
@@ -246,21 +288,24 @@ mod tests {
             .collect();
         b.add_children(1, sizes.iter().zip(&names).map(|(&s, n)| (file(s), &n[..])));
         let tree = b.into_tree();
-        let sel = Selection {
-            mode: SizeMode::Disk,
-            max_rows: 0,
-            max_depth: None,
-            min_size: None,
-            only_dirs: false,
-            hide_empty: false,
-            collapsed: Vec::new(),
-        };
-        let mut all: Vec<NodeId> = tree.node(1).children().collect();
-        all.sort_by(|&a, &b| sel.display_order(&tree, a, b));
-        for k in [1, 2, 33, 34, 35, 500, 2999, 3000, 4000] {
-            let mut got = first_siblings(&tree, tree.node(1).children(), k, sel.mode);
-            got.sort_by(|&a, &b| sel.display_order(&tree, a, b));
-            assert_eq!(got, all[..k.min(all.len())], "k = {k}");
+        for ties in [Ties::Stored, Ties::Paths { renamed: vec![] }] {
+            let sel = Selection {
+                mode: SizeMode::Disk,
+                max_rows: 0,
+                max_depth: None,
+                min_size: None,
+                only_dirs: false,
+                hide_empty: false,
+                collapsed: Vec::new(),
+                ties,
+            };
+            let mut all: Vec<NodeId> = tree.node(1).children().collect();
+            all.sort_by(|&a, &b| sel.display_order(&tree, a, b));
+            for k in [1, 2, 33, 34, 35, 500, 2999, 3000, 4000] {
+                let mut got = first_siblings(&tree, tree.node(1).children(), k, &sel);
+                got.sort_by(|&a, &b| sel.display_order(&tree, a, b));
+                assert_eq!(got, all[..k.min(all.len())], "{:?} k = {k}", sel.ties);
+            }
         }
     }
 }

@@ -1,6 +1,8 @@
 //! `-t`: the files grouped by extension, as dust does: the biggest groups, then one
 //! `(others)` for the rest, under a `(total)` root.
 
+use std::path::PathBuf;
+
 use rustc_hash::FxHashMap;
 
 use super::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
@@ -69,9 +71,10 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
         }
     }
     let mut groups_v: Vec<(Option<&[u8]>, Sums)> = sums.into_iter().collect();
-    // biggest first; ties by name, so the output does not depend on hashing
+    // dust's order: biggest first, ties by extension, the greatest first ("(no extension)"
+    // last); it does not depend on hashing
     groups_v
-        .sort_by(|(a_ext, a), (b_ext, b)| b.size(mode).cmp(&a.size(mode)).then(a_ext.cmp(b_ext)));
+        .sort_by(|(a_ext, a), (b_ext, b)| b.size(mode).cmp(&a.size(mode)).then(b_ext.cmp(a_ext)));
     let shown = groups.saturating_sub(1).max(1).min(groups_v.len());
     let mut others = Sums {
         mtime: i64::MIN,
@@ -86,14 +89,22 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
         b"(total)".to_vec(),
         Node::new(EntryKind::Dir, 0, 0, i64::MIN, 0),
     )]);
-    let mut kids: Vec<(Node, &[u8])> = groups_v[..shown]
+    let mut kids: Vec<(Node, &[u8], u64)> = groups_v[..shown]
         .iter()
-        .map(|(ext, s)| (s.node(), ext.unwrap_or(b"(no extension)")))
+        .map(|(ext, s)| (s.node(), ext.unwrap_or(b"(no extension)"), s.size(mode)))
         .collect();
     if shown < groups_v.len() {
-        kids.push((others.node(), b"(others)"));
+        kids.push((others.node(), b"(others)", others.size(mode)));
+        // dust sorts again, for "(others)" may be bigger than groups above it: ties by the
+        // names as paths, of the text shown ("." is a path's `.`, before any name)
+        let as_path = |name: &[u8]| PathBuf::from(String::from_utf8_lossy(name).into_owned());
+        kids.sort_by(|(_, a_name, a), (_, b_name, b)| {
+            b.cmp(a).then_with(|| as_path(b_name).cmp(&as_path(a_name)))
+        });
     }
-    b.add_children(root, kids.into_iter());
+    // the view keeps this order for ties (`Ties::Stored`)
+    let kids = kids.into_iter().map(|(n, name, _)| (n, name));
+    b.add_children(root, kids);
     b.update(root, |n| n.entries = 0); // the root is not a file
     let mut out = b.into_tree();
     out.finish();

@@ -9,6 +9,7 @@
 
 mod rows;
 mod skip_total;
+mod ties;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
