@@ -4,7 +4,7 @@
 //!   import that keeps identities): every entry's, as it was set. Deleting re-checks every
 //!   step of a path, directories included, and hard links are found by their key. The inodes
 //!   are in an [`InodeLog`] (about 1.3 bytes an entry where 16 were a vector's), the devices
-//!   in a [`SparseIdentity`]: a directory's as a 4-byte index, a file's is its directory's.
+//!   in a [`SparseIdentity`]: a directory's as a 1-byte index, a file's is its directory's.
 //!   Whatever these cannot give as it was set (a file on another device than its directory,
 //!   a root file, an id set again with another value, as a mount point's own stat does) is
 //!   kept whole in its `others`. Hard-linked files are not: a tree of hard links (backups)
@@ -21,14 +21,19 @@ use rustc_hash::FxHashMap;
 use super::inodes::{Cursor, InodeLog};
 use super::{flags, LinkKey, NodeId, Tree, TOTAL};
 
-const NO_DEVICE: u32 = u32::MAX;
+const NO_DEVICE: u8 = u8::MAX;
+/// A directory on a device met after the first [`MORE_DEVICES`]: in `more_devices`.
+const MORE_DEVICES: u8 = u8::MAX - 1;
 
 #[derive(Clone, Debug, Default)]
 pub struct SparseIdentity {
-    /// The devices met (a scan meets a handful).
+    /// The first devices met (a scan meets a handful).
     devices: Vec<u64>,
-    /// By directory index (the tree's `DirInfo`s): its device's index in `devices`.
-    dir_device: Vec<u32>,
+    /// By directory index (the tree's `DirInfo`s): its device's index in `devices`, one
+    /// byte (where four were 150 kB on `big`).
+    dir_device: Vec<u8>,
+    /// The device of a directory on none of `devices`, by directory index.
+    more_devices: FxHashMap<usize, u64>,
     /// `(dev, ino)` of the other entries kept.
     others: FxHashMap<NodeId, LinkKey>,
 }
@@ -37,21 +42,30 @@ impl SparseIdentity {
     pub(super) fn set_dir(&mut self, dir: usize, dev: u64) {
         let i = match self.devices.iter().position(|&d| d == dev) {
             Some(i) => i,
-            None => {
+            None if self.devices.len() < usize::from(MORE_DEVICES) => {
                 self.devices.push(dev);
                 self.devices.len() - 1
             }
+            None => usize::from(MORE_DEVICES),
         };
         if self.dir_device.len() <= dir {
             self.dir_device.resize(dir + 1, NO_DEVICE);
         }
-        self.dir_device[dir] = i as u32;
+        self.dir_device[dir] = i as u8;
+        if i == usize::from(MORE_DEVICES) {
+            self.more_devices.insert(dir, dev);
+        } else if !self.more_devices.is_empty() {
+            self.more_devices.remove(&dir);
+        }
     }
 
     /// The device of a directory, by its index.
     pub(super) fn dir(&self, dir: usize) -> Option<u64> {
-        let i = *self.dir_device.get(dir)?;
-        self.devices.get(i as usize).copied()
+        match *self.dir_device.get(dir)? {
+            NO_DEVICE => None,
+            MORE_DEVICES => self.more_devices.get(&dir).copied(),
+            i => self.devices.get(usize::from(i)).copied(),
+        }
     }
 
     pub(super) fn set_other(&mut self, id: NodeId, key: LinkKey) {
@@ -255,6 +269,25 @@ mod tests {
         assert_eq!((s.dir(1), s.dir(8)), (None, None), "never set");
         assert_eq!((s.other(12), s.other(3)), (Some((64, 99)), None));
         assert_eq!(s.devices.len(), 2);
+    }
+
+    /// A byte a directory names its device among the first 254 met; the rest are kept
+    /// whole, and a directory set again moves between the two.
+    #[test]
+    fn directories_on_many_devices_keep_theirs() {
+        let mut s = SparseIdentity::default();
+        for dir in 0..600 {
+            s.set_dir(dir, 1000 + dir as u64 % 300);
+        }
+        for dir in 0..600 {
+            assert_eq!(s.dir(dir), Some(1000 + dir as u64 % 300), "{dir}");
+        }
+        assert_eq!(s.devices.len(), 254);
+        s.set_dir(599, 1000); // from a device kept whole to one with an index
+        s.set_dir(0, 1299);
+        assert_eq!((s.dir(599), s.dir(0)), (Some(1000), Some(1299)));
+        assert!(!s.more_devices.contains_key(&599));
+        assert_eq!(s.dir(600), None);
     }
 
     use crate::tree::{EntryKind, Node, TreeBuilder};
