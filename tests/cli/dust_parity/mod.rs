@@ -7,6 +7,8 @@
 //! Without dust the tests say so and skip (`skip!`, a failure under CI=true: `.ci/run`
 //! installs dust).
 
+mod both;
+mod only_files;
 mod rows;
 mod skip_total;
 mod ties;
