@@ -8,10 +8,12 @@
 //! installs dust).
 
 mod both;
+mod filetime;
 mod only_files;
 mod rows;
 mod skip_total;
 mod ties;
+mod widths;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
