@@ -56,12 +56,14 @@ impl Selection {
         // a file a filter left out is not shown at all (it was shown as `0B` when all empty
         // entries were hidden under a filter)
         // nor a second name of a hard-linked inode (counted once, under its first name),
-        // which dust does not show either
+        // which dust does not show either, nor a mount point -x did not enter, which dust
+        // leaves out of its walk; -z keeps what is bigger than its size, as dust's does
         !(has(super::flags::FILTERED)
             || has(super::flags::DUPLICATE)
+            || has(super::flags::OTHER_FS)
             || self.only_dirs && kind != EntryKind::Dir
             || self.hide_empty && size == 0 && kind != EntryKind::File
-            || self.min_size.is_some_and(|m| size < m))
+            || self.min_size.is_some_and(|m| size <= m))
     }
 
     fn ranked<'t>(&'t self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {

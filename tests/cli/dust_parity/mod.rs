@@ -9,6 +9,7 @@
 
 mod both;
 mod filetime;
+mod hidden;
 mod only_files;
 mod rows;
 mod skip_total;
