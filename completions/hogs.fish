@@ -3,7 +3,7 @@ complete -c hogs -s n -l number-of-lines -d 'Number of rows to show below the ro
 complete -c hogs -s X -l ignore-directory -d 'Do not count entries with this name anywhere below the paths, or this exact path if it contains a \'/\' (repeatable)' -r
 complete -c hogs -s e -l filter -d 'Only count files whose path matches this regex (repeatable: any may match)' -r
 complete -c hogs -s v -l invert-filter -d 'Do not count files whose path matches this regex (repeatable)' -r
-complete -c hogs -s z -l min-size -d 'Only show entries at least this big (e.g. 10M, 1.5Gi, 20K, 500); with -f a count' -r
+complete -c hogs -s z -l min-size -d 'Only show entries bigger than this (e.g. 10M, 1.5Gi, 20K, 500); with -f a count' -r
 complete -c hogs -s T -l threads -d 'Number of threads [default: the number of CPUs]' -r
 complete -c hogs -s w -l terminal-width -d 'Width of the output [default: the terminal width, else 80]' -r
 complete -c hogs -s o -l output-format -d 'How sizes are printed' -r -f -a "si\t'Powers of 1000 with K, M, G… suffixes'

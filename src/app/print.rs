@@ -156,6 +156,16 @@ fn render_rows(
         collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
         ties: labels.ties(tree),
     };
+    if view.form == Form::Json && view.rows == Rows::OnlyFiles {
+        // every file: -n does not apply to -j (docs/JSON.md)
+        let all = Selection {
+            max_rows: usize::MAX,
+            ..sel.clone()
+        };
+        let files = biggest_files(tree, top, &all);
+        let json = render::json::render_json_files;
+        return json(tree, top, &files, sel.mode, opts.units, labels, out);
+    }
     if view.form == Form::Json {
         return render::json::render_json(tree, top, &sel, opts.units, labels, out);
     }

@@ -136,7 +136,7 @@ pub struct Cli {
     #[arg(short = 'v', long = "invert-filter", value_name = "REGEX")]
     pub invert_filter: Vec<String>,
 
-    /// Only show entries at least this big (e.g. 10M, 1.5Gi, 20K, 500); with -f a count
+    /// Only show entries bigger than this (e.g. 10M, 1.5Gi, 20K, 500); with -f a count
     #[arg(
         short = 'z',
         long = "min-size",

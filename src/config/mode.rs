@@ -176,7 +176,7 @@ pub(super) fn decide(
     })
 }
 
-/// `-t` wins over `-F`, `-j` over `-R`; `-F` has no JSON form of its own.
+/// `-t` wins over `-F`, `-j` over `-R`; `-F -j` is the files, flat, as dust writes it.
 fn printed_view(cli: &Cli) -> View {
     let form = if cli.output_json {
         Form::Json
@@ -189,7 +189,7 @@ fn printed_view(cli: &Cli) -> View {
         Rows::Owners
     } else if cli.file_types {
         Rows::FileTypes
-    } else if cli.only_file && form != Form::Json {
+    } else if cli.only_file {
         Rows::OnlyFiles
     } else {
         Rows::Tree
@@ -292,8 +292,8 @@ mod tests {
             mode(&["-F", "-R"]),
             print(Rows::OnlyFiles, Form::ScreenReader)
         );
-        // -F has no JSON of its own: -F -j is the tree's
-        assert_eq!(mode(&["-F", "-j"]), print(Rows::Tree, Form::Json));
+        // dust's -F -j: the files, flat
+        assert_eq!(mode(&["-F", "-j"]), print(Rows::OnlyFiles, Form::Json));
         assert_eq!(
             mode(&["-t", "-F", "-j"]),
             print(Rows::FileTypes, Form::Json)

@@ -4,6 +4,10 @@
 //! sits at the bottom and `└`/`┬` become `┌`/`┴`. Bars are shaded by depth: the entry's own
 //! share in `█`, its ancestors' shares in `░▒▓` from the shallowest, the root's in blank.
 //!
+//! The columns are shared as dust shares them ([`fit`]): names padded before the bars, or,
+//! with no room for bars, cut with `..`; `-m`'s dates have no bars and no blank between the
+//! guides and the name.
+//!
 //! `--skip-total` lays the rows out as without it and leaves the root's row out, as dust
 //! does: the columns stay as wide as with the root (its name and size are measured), its
 //! children are the top rows, joined by guides as siblings, and are shaded as the root was.
@@ -11,12 +15,15 @@
 use std::io::{self, Write};
 
 use super::color::{Palette, RESET, SIZE_RED};
-use super::escape::{escape, truncate};
+use super::escape::{escape, truncate, truncate_dotted};
 use super::labels::Labels;
 use crate::render::ViewOptions;
 use crate::tree::{NodeId, Row, Tree};
 use crate::units::format_size;
 use crate::vocab::SizeMode;
+use fit::{fit, Names};
+
+mod fit;
 
 /// SGR faint, for `--dim`.
 const DIM: &str = "\x1b[2m";
@@ -25,11 +32,6 @@ const DIM: &str = "\x1b[2m";
 const DISK: &str = "Disk";
 const EXCL: &str = "Excl";
 const SHARED: &str = "Shared";
-
-/// Columns taken by `│`, `│`, and ` 100%`.
-const BAR_FRAME: usize = 7;
-/// Narrower than this, bars say nothing: drop them.
-const MIN_BAR: usize = 4;
 
 /// What the first pass keeps of a row for the second, which writes it: the columns are only
 /// known once every row was measured, and the default view prints the rows in reverse.
@@ -47,7 +49,9 @@ struct Measured {
 /// The widths every row is laid out in.
 struct Columns {
     size_w: usize,
-    label_w: usize,
+    names: Names,
+    /// A blank between the guides and the name: none with `-m`, as dust writes its dates.
+    spaced: bool,
     bar_w: usize,
     total: u64,
     /// `--extents`: the widths of the exclusive and shared columns after the size.
@@ -123,6 +127,8 @@ impl BarsView<'_> {
         // rows come biggest first among siblings: the first row of each parent
         let mut seen_parents = rustc_hash::FxHashSet::default();
         let (mut size_w, mut longest) = (0, 0);
+        // the deepest row drawn, counted from the top drawn
+        let mut deepest = 0;
         let total = percent_base(tree, rows, self.mode);
         // --extents: two columns more, under a header line (their widths fit its words)
         let mut sharing_w = (!tree.sharing.is_empty()).then_some((EXCL.len(), SHARED.len()));
@@ -138,6 +144,7 @@ impl BarsView<'_> {
             }
             let name_w = escape(&self.name_of(tree, r.id), raw_invalid).width;
             longest = longest.max(2 * r.depth + 4 + name_w);
+            deepest = deepest.max(r.depth.saturating_sub(top));
             ancestors.truncate(r.depth);
             let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
             let parent = match r.depth {
@@ -152,19 +159,14 @@ impl BarsView<'_> {
             ancestors.push(size);
         }
         let sharing_room = sharing_w.map_or(0, |(e, s)| e + s + 2);
-        let after_size = opts.width.saturating_sub(size_w + 1 + sharing_room);
-        let mut bar_w = 0;
-        let mut label_w = longest.min(after_size).max(1);
         // times are not shares of a whole: no bars (as dust's -m)
-        if opts.bars && self.mode != SizeMode::Time && after_size > BAR_FRAME + MIN_BAR {
-            let room = after_size - BAR_FRAME;
-            let min_bar = (room / 4).max(MIN_BAR);
-            label_w = longest.min(room - min_bar).max(1);
-            bar_w = room - label_w;
-        }
+        let bars = opts.bars && self.mode != SizeMode::Time;
+        let left = size_w + 1 + sharing_room;
+        let (names, bar_w) = fit(opts.width, left, longest, deepest, opts.bars, bars);
         let cols = Columns {
             size_w,
-            label_w,
+            names,
+            spaced: self.mode != SizeMode::Time,
             bar_w,
             total,
             sharing_w,
@@ -207,11 +209,32 @@ impl BarsView<'_> {
             let shared = format_size(sh.shared, self.mode, opts.units);
             write!(line, "{excl:>excl_w$} {shared:>shared_w$} ")?;
         }
-        // the guides may take what the name leaves, but never more than half the column
-        let label_w = cols.label_w;
-        let prefix_room = label_w.saturating_sub(name.width).max(label_w / 2);
-        let (prefix, prefix_w) =
-            tree_prefix(guides, (m.row.last, m.row.has_children), flip, prefix_room);
+        let shape = (m.row.last, m.row.has_children);
+        // the guides, the name, and the width they are padded to (with bars)
+        let (mut prefix, prefix_w, (name, name_w), pad_to) = match cols.names {
+            Names::Dust { longest, padded } => {
+                let (prefix, prefix_w) = tree_prefix(guides, shape, flip, usize::MAX);
+                // dust cuts a name to what its guides (without their blank) leave
+                let cut = match padded {
+                    true => (name.bytes.to_vec(), name.width),
+                    false => truncate_dotted(&name, (longest + 1).saturating_sub(prefix_w)),
+                };
+                (prefix, prefix_w, cut, padded.then_some(longest))
+            }
+            Names::Elided { label_w } => {
+                // the guides may take what the name leaves, but never more than half the
+                // column
+                let prefix_room = label_w.saturating_sub(name.width).max(label_w / 2);
+                let (prefix, prefix_w) = tree_prefix(guides, shape, flip, prefix_room);
+                let cut = truncate(&name, label_w.saturating_sub(prefix_w));
+                (prefix, prefix_w, cut, (cols.bar_w > 0).then_some(label_w))
+            }
+        };
+        if !cols.spaced && prefix.ends_with(' ') {
+            // dust's -m writes the name against its guide (and pads it as if the blank were
+            // there)
+            prefix.pop();
+        }
         if dim {
             line.extend_from_slice(DIM.as_bytes());
         }
@@ -219,7 +242,6 @@ impl BarsView<'_> {
         if dim {
             line.extend_from_slice(RESET.as_bytes());
         }
-        let (name, name_w) = truncate(&name, label_w.saturating_sub(prefix_w));
         // "(total)" is no entry on disk: dust leaves it uncoloured
         let color = self
             .palette
@@ -229,9 +251,9 @@ impl BarsView<'_> {
             line.extend_from_slice(c.as_bytes());
         }
         line.extend_from_slice(&name);
-        if cols.bar_w > 0 {
+        if let Some(w) = pad_to {
             // inside the name's colour, as dust pads it
-            line.resize(line.len() + label_w.saturating_sub(prefix_w + name_w), b' ');
+            line.resize(line.len() + w.saturating_sub(prefix_w + name_w), b' ');
         }
         if color.is_some() {
             line.extend_from_slice(RESET.as_bytes());

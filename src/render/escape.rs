@@ -87,21 +87,32 @@ pub fn shown(name: &[u8], to_terminal: bool) -> String {
 
 /// Cuts escaped text to at most `max` columns, ending with `…` when something was cut.
 pub fn truncate(text: &Escaped<'_>, max: usize) -> (Vec<u8>, usize) {
+    cut(text, max, "…")
+}
+
+/// Cuts escaped text to at most `max` columns as dust cuts a name: the characters that fit
+/// in `max - 2` columns, then `..`.
+pub fn truncate_dotted(text: &Escaped<'_>, max: usize) -> (Vec<u8>, usize) {
+    cut(text, max, "..")
+}
+
+/// `text` in at most `max` columns: whole, or the characters that fit before `marker`, then
+/// `marker`; nothing when not even `marker` fits.
+fn cut(text: &Escaped<'_>, max: usize, marker: &str) -> (Vec<u8>, usize) {
     if text.width <= max {
         return (text.bytes.to_vec(), text.width);
     }
-    if max == 0 {
+    let marker_w = str_width(marker);
+    let Some(budget) = max.checked_sub(marker_w) else {
         return (Vec::new(), 0);
-    }
-    let budget = max - 1; // room for the ellipsis
-    let mut out = Vec::with_capacity(budget + 3);
+    };
+    let mut out = Vec::with_capacity(budget + marker.len());
     let mut width = 0;
-    for chunk in text.bytes.utf8_chunks() {
+    'chunks: for chunk in text.bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             let w = c.width().unwrap_or(0);
             if width + w > budget {
-                out.extend_from_slice("…".as_bytes());
-                return (out, width + 1);
+                break 'chunks;
             }
             let mut buf = [0u8; 4];
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
@@ -109,15 +120,14 @@ pub fn truncate(text: &Escaped<'_>, max: usize) -> (Vec<u8>, usize) {
         }
         for &b in chunk.invalid() {
             if width + 1 > budget {
-                out.extend_from_slice("…".as_bytes());
-                return (out, width + 1);
+                break 'chunks;
             }
             out.push(b);
             width += 1;
         }
     }
-    out.extend_from_slice("…".as_bytes());
-    (out, width + 1)
+    out.extend_from_slice(marker.as_bytes());
+    (out, width + marker_w)
 }
 
 /// Text width of a `str` in columns (for tree-drawing prefixes and units).
@@ -162,6 +172,18 @@ mod tests {
         assert_eq!(
             (String::from_utf8(cut).unwrap_or_default(), w),
             ("日本語…".into(), 7)
+        );
+        // dust's cut: what fits in two columns less, then ".."
+        let (cut, w) = truncate_dotted(&escape("日本語テキスト".as_bytes(), false), 7);
+        assert_eq!(
+            (String::from_utf8(cut).unwrap_or_default(), w),
+            ("日本..".into(), 6)
+        );
+        let whole = truncate_dotted(&escape(b"abc", false), 3);
+        assert_eq!(whole, (b"abc".to_vec(), 3));
+        assert_eq!(
+            truncate_dotted(&escape(b"abcd", false), 3),
+            (b"a..".to_vec(), 3)
         );
     }
 }

@@ -160,3 +160,30 @@ pub fn render_json(
     }
     out.write_all(b"\n")
 }
+
+/// `-F -j`: `top` with the files `files` as its children, flat, each named by its path (as
+/// dust writes `-F -j`: the files a `-F` tree lists, under the path or `"(total)"`).
+pub fn render_json_files(
+    tree: &Tree,
+    top: NodeId,
+    files: &[NodeId],
+    mode: SizeMode,
+    units: UnitStyle,
+    labels: &Labels,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let name = match tree.is_root(top) {
+        true => labels.json_root(tree, top),
+        false => super::labels::dust_path(tree.name(top)),
+    };
+    write_node(out, tree, top, &name, mode, units)?;
+    for (i, &f) in files.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let path = super::labels::dust_path(&tree.path(f));
+        write_node(out, tree, f, &path, mode, units)?;
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"]}\n")
+}

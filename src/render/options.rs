@@ -13,7 +13,7 @@ pub struct ViewOptions {
     pub lines: usize,
     /// Root first, biggest at the top.
     pub reverse: bool,
-    /// Hide entries smaller than this (in the mode's unit).
+    /// Show only entries bigger than this (in the mode's unit), as dust's `-z`.
     pub min_size: Option<u64>,
     pub bars: bool,
     pub bars_on_right: bool,

@@ -56,12 +56,14 @@ impl Selection {
         // a file a filter left out is not shown at all (it was shown as `0B` when all empty
         // entries were hidden under a filter)
         // nor a second name of a hard-linked inode (counted once, under its first name),
-        // which dust does not show either
+        // which dust does not show either, nor a mount point -x did not enter, which dust
+        // leaves out of its walk; -z keeps what is bigger than its size, as dust's does
         !(has(super::flags::FILTERED)
             || has(super::flags::DUPLICATE)
+            || has(super::flags::OTHER_FS)
             || self.only_dirs && kind != EntryKind::Dir
             || self.hide_empty && size == 0 && kind != EntryKind::File
-            || self.min_size.is_some_and(|m| size < m))
+            || self.min_size.is_some_and(|m| size <= m))
     }
 
     fn ranked<'t>(&'t self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
@@ -244,19 +246,25 @@ impl PartialEq for Sibling<'_> {
 
 impl Eq for Sibling<'_> {}
 
-/// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`.
+/// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`. As
+/// dust, which takes every entry with nothing below it for a file: an empty directory is
+/// one, and so is a directory whose every entry the walk left out (filtered, a second name of
+/// a hard link, another filesystem) or that could not be read. Below the top, only the
+/// directories the tree view would show are searched (dust does not look inside a directory
+/// `-z` or a filter hides).
 pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
     let mut heap: BinaryHeap<Reverse<Ranked>> = BinaryHeap::new();
     let mut stack = vec![(top, 0usize)];
     while let Some((id, depth)) = stack.pop() {
         let n = tree.node(id);
-        if n.is_dir() {
-            if sel.max_depth.is_none_or(|d| depth < d) {
+        let visible = id == top || sel.is_visible(tree, id);
+        if id == top || (n.is_dir() && has_entries(tree, id)) {
+            if visible && sel.max_depth.is_none_or(|d| depth < d) {
                 stack.extend(n.children().map(|c| (c, depth + 1)));
             }
             continue;
         }
-        if sel.is_visible(tree, id) {
+        if visible {
             heap.push(Reverse(sel.ranked(tree, id)));
             if heap.len() > sel.max_rows {
                 heap.pop();
@@ -266,6 +274,15 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
     let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.id).collect();
     files.sort_by(|&a, &b| sel.display_order(tree, a, b));
     files
+}
+
+/// Whether a directory holds an entry the walk kept (dust's walk keeps no filtered file, no
+/// second name of an inode and no other filesystem).
+fn has_entries(tree: &Tree, id: NodeId) -> bool {
+    use super::flags::{DUPLICATE, FILTERED, OTHER_FS};
+    tree.node(id)
+        .children()
+        .any(|c| !tree.node(c).has(DUPLICATE | FILTERED | OTHER_FS))
 }
 
 #[cfg(test)]

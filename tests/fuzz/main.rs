@@ -305,7 +305,10 @@ proptest! {
             prop_assert!(w <= width.max(40), "row wider ({}) than the terminal ({}): {:?}", w, width, l);
             widths.push(w);
         }
-        if !flags.contains('b') && flags != "-F" {
+        // rows with bars are all as wide; where names leave no room for bars, dust (and so
+        // hogs) draws none and does not pad the names
+        let bars = rows.iter().all(|l| l.contains('│'));
+        if bars && !flags.contains('b') && flags != "-F" {
             prop_assert!(widths.windows(2).all(|w| w[0] == w[1]), "rows of different widths {:?}:\n{}", widths, text);
         }
         // piped: the same number of rows (raw bytes may differ), nothing but names' own bytes

@@ -78,15 +78,16 @@ fn depth_limits_printing_not_counting() {
     }
 }
 
-/// Case 19: `-z N` keeps entries of exactly N (the boundary is included, as dust's).
+/// Case 19: `-z N` keeps entries bigger than N: exactly N is hidden, as dust hides it (dust
+/// keeps `size > N`; this test said "included" until dust was compared side by side).
 #[test]
-fn min_size_boundary_included() {
+fn min_size_boundary_excluded() {
     let env = TestEnv::new();
     env.mkdir("d");
     env.bash("cd d && head -c 5000 /dev/zero > five && head -c 4999 /dev/zero > less && head -c 5001 /dev/zero > more");
     let v = env.json(["-s", "-z", "5000", "d"]);
     let names: Vec<&str> = children(&v).iter().map(name).collect();
-    assert!(names.contains(&"five"), "exactly -z is shown: {names:?}");
+    assert!(!names.contains(&"five"), "exactly -z is hidden: {names:?}");
     assert!(names.contains(&"more"), "{names:?}");
     assert!(!names.contains(&"less"), "below -z is hidden: {names:?}");
     assert_eq!(
@@ -96,5 +97,8 @@ fn min_size_boundary_included() {
     );
     let out = env.stdout_ok(["-s", "-z", "5000", "-b", "d"]);
     let text = String::from_utf8_lossy(&out);
-    assert!(text.contains("five") && !text.contains("less"), "{text}");
+    assert!(
+        text.contains("more") && !text.contains("five") && !text.contains("less"),
+        "{text}"
+    );
 }

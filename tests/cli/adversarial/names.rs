@@ -283,11 +283,12 @@ fn the_progress_line_fits_a_narrow_terminal_and_is_erased() {
             "a progress line wider than the terminal: {s:?} in {text:?}"
         );
     }
-    // the last thing before the result is the erase, and the result is the root's row
+    // the last thing before the result is the erase, and the result is the root's row (in
+    // 20 columns without bars: dust draws none where the name leaves no room)
     let last_erase = text.rfind("\r\x1b[K").expect("an erase");
     let after = &text[last_erase + 4..];
     assert!(
-        !after.contains("scanning") && after.contains("100%"),
+        !after.contains("scanning") && after.contains("┌── ") && after.contains("many"),
         "the line was not erased before the result: {text:?}"
     );
 }

@@ -7,9 +7,14 @@
 //! Without dust the tests say so and skip (`skip!`, a failure under CI=true: `.ci/run`
 //! installs dust).
 
+mod both;
+mod filetime;
+mod hidden;
+mod only_files;
 mod rows;
 mod skip_total;
 mod ties;
+mod widths;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
