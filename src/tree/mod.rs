@@ -329,14 +329,23 @@ impl Tree {
         if a == b {
             return Ordering::Equal;
         }
-        let parent = |n: NodeId| self.parent(n);
-        if a != TOTAL && b != TOTAL && parent(a) == parent(b) {
+        if a != TOTAL && b != TOTAL && self.parent(a) == self.parent(b) {
             return a.cmp(&b); // siblings are stored in directory order
         }
+        match self.parting(a, b) {
+            // one is an ancestor of the other: the ancestor comes first
+            Parting::Nested(by_depth) => by_depth,
+            Parting::Siblings(x, y) => x.cmp(&y),
+        }
+    }
+
+    /// Where the paths of two different nodes part, found walking up from both. O(depth), no
+    /// allocation.
+    pub(crate) fn parting(&self, a: NodeId, b: NodeId) -> Parting {
         let depth = |mut n: NodeId| {
             let mut d = 0usize;
             while n != TOTAL {
-                n = parent(n);
+                n = self.parent(n);
                 d += 1;
             }
             d
@@ -344,21 +353,29 @@ impl Tree {
         let (da, db) = (depth(a), depth(b));
         let (mut x, mut y) = (a, b);
         for _ in db..da {
-            x = parent(x);
+            x = self.parent(x);
         }
         for _ in da..db {
-            y = parent(y);
+            y = self.parent(y);
         }
         if x == y {
-            // one is an ancestor of the other: the ancestor comes first
-            return da.cmp(&db);
+            return Parting::Nested(da.cmp(&db));
         }
-        while parent(x) != parent(y) {
-            x = parent(x);
-            y = parent(y);
+        while self.parent(x) != self.parent(y) {
+            x = self.parent(x);
+            y = self.parent(y);
         }
-        x.cmp(&y)
+        Parting::Siblings(x, y)
     }
+}
+
+/// Where the paths of two nodes part ([`Tree::parting`]).
+pub(crate) enum Parting {
+    /// One lies below the other (the node is the ancestor): how their depths compare.
+    Nested(Ordering),
+    /// The two siblings on their paths below the last directory they share (which may be
+    /// [`TOTAL`]).
+    Siblings(NodeId, NodeId),
 }
 
 /// A xorshift generator for tests that build scrambled trees: `next(m)` is in `0..m`.

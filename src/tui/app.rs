@@ -29,7 +29,7 @@ use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
 
 /// Scan updates (totals summed again) redraw at most this often; a sum that takes long
 /// spaces them further (at most a tenth of the time goes to them).
-const MIN_SNAPSHOT_INTERVAL: Duration = Duration::from_millis(100);
+const MIN_SUM_INTERVAL: Duration = Duration::from_millis(100);
 /// How long the loop waits for input when nothing runs in the background.
 const IDLE_WAIT: Duration = Duration::from_millis(250);
 
@@ -53,7 +53,7 @@ enum Done {
 struct LiveWalk {
     live: Arc<LiveScan>,
     progress: Arc<Progress>,
-    last_snapshot: Instant,
+    last_sum: Instant,
     interval: Duration,
     /// The view has held the walk's tree at least once: from then on it waits for the
     /// lock rather than show the empty tree it holds meanwhile.
@@ -153,8 +153,8 @@ impl App {
             live,
             progress,
             // the first sum comes after one interval: the first frame does not wait
-            last_snapshot: Instant::now(),
-            interval: MIN_SNAPSHOT_INTERVAL,
+            last_sum: Instant::now(),
+            interval: MIN_SUM_INTERVAL,
             lent_once: false,
         });
     }
@@ -335,8 +335,8 @@ impl App {
         }
     }
 
-    /// Applies finished background work and, while walking, a fresh snapshot of the tree
-    /// when one is due (at most one per [`MIN_SNAPSHOT_INTERVAL`]). Returns whether anything
+    /// Applies finished background work and, while walking, fresh sums of the walk's tree
+    /// when they are due (at most once per [`MIN_SUM_INTERVAL`]). Returns whether anything
     /// changed on screen.
     pub fn poll(&mut self) -> bool {
         let mut changed = false;
@@ -347,15 +347,15 @@ impl App {
         let due = self
             .walking
             .as_ref()
-            .is_some_and(|w| w.last_snapshot.elapsed() >= w.interval);
+            .is_some_and(|w| w.last_sum.elapsed() >= w.interval);
         if due {
             let started = Instant::now();
             self.lend(|app| app.sum_walk());
             if let Some(w) = &mut self.walking {
                 self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
                 self.state.scan.bytes = w.progress.bytes.load(Ordering::Relaxed);
-                w.interval = MIN_SNAPSHOT_INTERVAL.max(started.elapsed() * 10);
-                w.last_snapshot = Instant::now();
+                w.interval = MIN_SUM_INTERVAL.max(started.elapsed() * 10);
+                w.last_sum = Instant::now();
             }
             changed = true;
         }
@@ -377,8 +377,8 @@ impl App {
 
     fn wait_time(&self) -> Duration {
         match &self.walking {
-            Some(w) => w.interval.saturating_sub(w.last_snapshot.elapsed()),
-            None if self.state.busy.is_some() => MIN_SNAPSHOT_INTERVAL,
+            Some(w) => w.interval.saturating_sub(w.last_sum.elapsed()),
+            None if self.state.busy.is_some() => MIN_SUM_INTERVAL,
             None => IDLE_WAIT,
         }
     }

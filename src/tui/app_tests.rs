@@ -39,7 +39,7 @@ fn owned(names: Vec<&[u8]>) -> Vec<Vec<u8>> {
 /// Makes the next `poll` sum the walk's tree.
 fn due(app: &mut App) {
     if let Some(w) = &mut app.walking {
-        w.last_snapshot -= w.interval;
+        w.last_sum -= w.interval;
     }
 }
 

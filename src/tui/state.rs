@@ -103,7 +103,7 @@ pub struct State {
     /// The tree came from `--import`, not from this disk.
     pub imported: bool,
     pub quit: bool,
-    /// Entries deleted during a live walk: removed again from every later snapshot.
+    /// Entries deleted during a live walk: the finished walk's tree is shown without them.
     pub(super) removed: Vec<NodeId>,
     /// The comparison with an earlier scan (`--diff`), if one was asked for.
     pub delta: Option<Delta>,
@@ -218,7 +218,7 @@ impl State {
         format_size(value, self.mode, self.units)
     }
 
-    /// The tree changed (new snapshot, delete, rescan): sorts are redone when next needed
+    /// The tree changed (new sums of a walk, delete, rescan): sorts are redone when next needed
     /// and the cursor stays on the same entry.
     pub fn set_tree(&mut self, tree: Tree) {
         self.tree = tree;

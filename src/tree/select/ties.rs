@@ -10,7 +10,7 @@
 
 use std::cmp::Ordering;
 
-use crate::tree::{NodeId, Tree, TOTAL};
+use crate::tree::{NodeId, Parting, Tree, TOTAL};
 
 /// How a view orders entries of one size.
 #[derive(Clone, Debug)]
@@ -91,39 +91,18 @@ fn path_cmp(tree: &Tree, renamed: &[(NodeId, Vec<u8>)], a: NodeId, b: NodeId) ->
     if pa == pb && pa != TOTAL {
         return entry_name(tree, a).cmp(entry_name(tree, b));
     }
-    let depth = |mut n: NodeId| {
-        let mut d = 0usize;
-        while n != TOTAL {
-            n = parent(n);
-            d += 1;
-        }
-        d
-    };
-    let (da, db) = (depth(a), depth(b));
-    let (mut x, mut y) = (a, b);
-    for _ in db..da {
-        x = parent(x);
-    }
-    for _ in da..db {
-        y = parent(y);
-    }
-    if x == y {
-        // one is below the other: a path comes before the paths below it, but for a renamed
-        // path given, whose name is not where the paths below it start
-        if renamed.iter().any(|&(r, _)| r == x) {
-            return whole_cmp(tree, renamed, a, b);
-        }
-        return da.cmp(&db);
-    }
-    loop {
-        let (px, py) = (parent(x), parent(y));
-        if px == py {
-            if px == TOTAL {
+    match tree.parting(a, b) {
+        Parting::Nested(by_depth) => {
+            // one is below the other: a path comes before the paths below it, but for a
+            // renamed path given, whose name is not where the paths below it start
+            let above = if by_depth == Ordering::Less { a } else { b };
+            if renamed.iter().any(|&(r, _)| r == above) {
                 return whole_cmp(tree, renamed, a, b);
             }
-            return entry_name(tree, x).cmp(entry_name(tree, y));
+            by_depth
         }
-        (x, y) = (px, py);
+        Parting::Siblings(x, _) if parent(x) == TOTAL => whole_cmp(tree, renamed, a, b),
+        Parting::Siblings(x, y) => entry_name(tree, x).cmp(entry_name(tree, y)),
     }
 }
 

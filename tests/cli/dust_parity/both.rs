@@ -2,7 +2,6 @@
 //! what they print byte for byte.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::util::*;
 
@@ -15,14 +14,8 @@ pub(super) fn run_both(
     args: &[&str],
     vars: &[(&str, &str)],
 ) -> Option<(String, String)> {
-    let theirs = Command::new(bin)
-        .args(args)
+    let theirs = super::dust_command(env, bin, args)
         .envs(vars.iter().copied())
-        .current_dir(env.root())
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env("XDG_CONFIG_HOME", env.root().join("no-such-config-dir"))
-        .env("HOME", env.root().join("no-such-home"))
         .output()
         .expect("run dust");
     if theirs.status.code() == Some(101) {

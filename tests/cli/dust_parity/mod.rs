@@ -43,16 +43,23 @@ fn dust_bin() -> Option<PathBuf> {
     found
 }
 
-/// Run dust with these arguments in the root of `env`; stdout (any exit status: dust exits 0
-/// on most errors).
-fn dust(env: &TestEnv, bin: &Path, args: &[&str]) -> Vec<u8> {
-    Command::new(bin)
-        .args(args)
+/// dust with these arguments in the root of `env`, with no config file and no colour
+/// setting of the caller's.
+fn dust_command(env: &TestEnv, bin: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.args(args)
         .current_dir(env.root())
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env("XDG_CONFIG_HOME", env.root().join("no-such-config-dir"))
-        .env("HOME", env.root().join("no-such-home"))
+        .env("HOME", env.root().join("no-such-home"));
+    cmd
+}
+
+/// Run dust with these arguments in the root of `env`; stdout (any exit status: dust exits 0
+/// on most errors).
+fn dust(env: &TestEnv, bin: &Path, args: &[&str]) -> Vec<u8> {
+    dust_command(env, bin, args)
         .output()
         .expect("run dust")
         .stdout

@@ -4,7 +4,6 @@
 //! joined by its guides, and one path's children are the tops below the hidden path.
 
 use std::path::Path;
-use std::process::Command;
 
 use super::{dust, dust_bin, hogs};
 use crate::util::*;
@@ -34,12 +33,8 @@ fn skip_tree(env: &TestEnv) {
 
 /// dust's stdout with these arguments and this `LS_COLORS`.
 fn dust_colored(env: &TestEnv, bin: &Path, args: &[&str], ls_colors: &str) -> Vec<u8> {
-    Command::new(bin)
-        .args(args)
-        .current_dir(env.root())
+    super::dust_command(env, bin, args)
         .env("LS_COLORS", ls_colors)
-        .env("XDG_CONFIG_HOME", env.root().join("no-such-config-dir"))
-        .env("HOME", env.root().join("no-such-home"))
         .output()
         .expect("run dust")
         .stdout
