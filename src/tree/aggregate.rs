@@ -44,7 +44,7 @@ impl Tree {
         let mut repeated = Vec::new();
         let mut keys = self.identity_reader();
         for id in 0..self.len() as NodeId {
-            let f = self.slot(id).flags();
+            let f = self.head(id).flags();
             if f & flags::HARDLINK == 0 {
                 continue;
             }
@@ -56,10 +56,10 @@ impl Tree {
             }
         }
         for id in linked {
-            self.slot_mut(id).clear_flag(flags::LIVE_DUPLICATE);
+            self.head_mut(id).clear_flag(flags::LIVE_DUPLICATE);
         }
         for id in repeated {
-            self.slot_mut(id).set_flag(flags::LIVE_DUPLICATE);
+            self.head_mut(id).set_flag(flags::LIVE_DUPLICATE);
         }
     }
 
@@ -84,7 +84,7 @@ impl Tree {
     pub fn forget_live_sums(&mut self) {
         self.forget_totals();
         for id in 0..self.len() as NodeId {
-            self.slot_mut(id).clear_flag(flags::LIVE_DUPLICATE);
+            self.head_mut(id).clear_flag(flags::LIVE_DUPLICATE);
         }
     }
 
@@ -103,8 +103,7 @@ impl Tree {
             let mut sums = Sums::default();
             // files first, straight from their slots; directories, skipped entries and
             // values kept whole after them (the sums do not depend on the order)
-            let block = &self.slots[first as usize..end];
-            for (id, slot) in (first..).zip(block) {
+            self.for_each_slot(first, end, |id, slot| {
                 if slot.is_small_leaf(LEFT_OUT) {
                     let (disk, apparent, entries, mtime) = slot.values_unchecked();
                     sums.disk = sums.disk.saturating_add(disk);
@@ -114,7 +113,7 @@ impl Tree {
                 } else {
                     others.push(id);
                 }
-            }
+            });
             for id in others.drain(..) {
                 let mut n = self.node(id);
                 if n.has(flags::REMOVED) {

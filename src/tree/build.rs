@@ -4,7 +4,7 @@
 //! once per directory, never per entry. Which name owns a hard-linked inode is decided apart
 //! from this lock (`walk::dedup`).
 
-use super::{store::Slot, Node, NodeId, StatExtra, Tree, TOTAL};
+use super::{slot::Head, Node, NodeId, StatExtra, Tree, TOTAL};
 
 /// `(st_dev, st_ino)`: what makes two names the same file.
 pub type LinkKey = (u64, u64);
@@ -15,9 +15,11 @@ pub struct TreeBuilder {
     keep_identity: bool,
     sparse_identity: bool,
     keep_extra: bool,
-    /// How many nodes and name bytes [`TreeBuilder::room_ahead`] has handed out so far.
+    /// How many nodes, name bytes and tails [`TreeBuilder::room_ahead`] has handed out so
+    /// far.
     ready_nodes: usize,
     ready_names: usize,
+    ready_tails: usize,
 }
 
 /// Address and length of the spare capacity of `v`: memory that `sys::prefault` may fault
@@ -44,7 +46,7 @@ pub fn span_ahead<T>(v: &Vec<T>, ready: usize, want: usize) -> (usize, (usize, u
 
 /// Nodes and name bytes [`TreeBuilder::room_ahead`] hands out at a time: 64 KiB of each.
 /// The first such span is left to ordinary page faults (a tiny scan needs no more).
-const AHEAD_NODES: usize = (64 << 10) / std::mem::size_of::<Slot>();
+const AHEAD_NODES: usize = (64 << 10) / std::mem::size_of::<Head>();
 const AHEAD_NAMES: usize = 64 << 10;
 
 impl Default for TreeBuilder {
@@ -62,6 +64,7 @@ impl TreeBuilder {
             keep_extra: false,
             ready_nodes: AHEAD_NODES,
             ready_names: AHEAD_NAMES,
+            ready_tails: AHEAD_NODES,
         }
     }
 
@@ -122,7 +125,7 @@ impl TreeBuilder {
     /// length) pairs within the space already reserved: a huge directory's nodes are built
     /// here under the tree's lock, and another thread can fault these pages in first
     /// (`sys::prefault`).
-    pub fn spare_regions(&self, nodes: usize, name_bytes: usize) -> [(usize, usize); 2] {
+    pub fn spare_regions(&self, nodes: usize, name_bytes: usize) -> [(usize, usize); 3] {
         fn region<T>(v: &Vec<T>, want: usize) -> (usize, usize) {
             let size = std::mem::size_of::<T>();
             let spare = (v.capacity() - v.len()).min(want);
@@ -131,6 +134,7 @@ impl TreeBuilder {
         [
             region(&self.tree.slots, nodes),
             region(&self.tree.names, name_bytes),
+            region(self.tree.tail_column(), nodes),
         ]
     }
 
@@ -139,12 +143,15 @@ impl TreeBuilder {
     /// whole (`sys::prefault`): a page taken by a fault costs twice what it costs in
     /// one call for sixteen, and even a modest walk takes hundreds of pages of nodes and
     /// names. None while there is room enough.
-    pub fn room_ahead(&mut self) -> Option<[(usize, usize); 2]> {
+    pub fn room_ahead(&mut self) -> Option<[(usize, usize); 3]> {
         let (ready_nodes, nodes) = span_ahead(&self.tree.slots, self.ready_nodes, AHEAD_NODES);
         let (ready_names, names) = span_ahead(&self.tree.names, self.ready_names, AHEAD_NAMES);
+        let tails = self.tree.tail_column();
+        let (ready_tails, tails) = span_ahead(tails, self.ready_tails, AHEAD_NODES);
         (self.ready_nodes, self.ready_names) = (ready_nodes, ready_names);
-        let ((_, node_bytes), (_, name_bytes)) = (nodes, names);
-        (node_bytes > 0 || name_bytes > 0).then_some([nodes, names])
+        self.ready_tails = ready_tails;
+        let spans = [nodes, names, tails];
+        spans.iter().any(|&(_, bytes)| bytes > 0).then_some(spans)
     }
 
     /// Records the link count of a hard-linked file, when identities are kept.
@@ -292,7 +299,7 @@ mod tests {
     fn room_ahead_hands_out_the_reserved_room_in_order() {
         let mut b = TreeBuilder::new().reserved_for_walk();
         let root = b.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 0, 0, 0, 0))]);
-        let node_size = std::mem::size_of::<Slot>();
+        let node_size = std::mem::size_of::<Head>();
         let base = b.tree().slots.as_ptr() as usize;
         let mut next_nodes = base + AHEAD_NODES * node_size;
         let mut spans = 0;
@@ -300,7 +307,7 @@ mod tests {
             b.push_child(root, Node::new(EntryKind::File, 0, 0, 0, 0), b"n");
             let len = b.tree().len();
             match b.room_ahead() {
-                Some([(at, bytes), _]) if bytes > 0 => {
+                Some([(at, bytes), ..]) if bytes > 0 => {
                     assert_eq!(at, next_nodes, "span {spans} starts where the last ended");
                     assert_eq!(bytes, AHEAD_NODES * node_size);
                     assert!(
@@ -341,14 +348,24 @@ mod tests {
         }
         let first = b.close_children(root, 1000);
         let last = first + 999;
-        let [(nodes_at, nodes_len), (names_at, names_len)] = b.spare_regions(5000, 40_000);
+        let [(nodes_at, nodes_len), (names_at, names_len), (tails_at, tails_len)] =
+            b.spare_regions(5000, 40_000);
         let tree = b.tree();
         assert_eq!(
             nodes_at,
-            std::ptr::from_ref(tree.slot(last)) as usize + std::mem::size_of::<Slot>(),
+            std::ptr::from_ref(tree.head(last)) as usize + std::mem::size_of::<Head>(),
             "the node region starts right after the last node"
         );
-        assert_eq!(nodes_len, 5000 * std::mem::size_of::<Slot>());
+        assert_eq!(nodes_len, 5000 * std::mem::size_of::<Head>());
+        let tail_size = std::mem::size_of::<[u32; 2]>();
+        assert_eq!(
+            (tails_at, tails_len),
+            (
+                tree.tail_column().as_ptr() as usize + tree.len() * tail_size,
+                5000 * tail_size
+            ),
+            "the tail region starts right after the last tail"
+        );
         assert_eq!(
             names_at,
             tree.name(last).as_ptr() as usize + 4,
@@ -357,6 +374,7 @@ mod tests {
         assert_eq!(names_len, 40_000);
         crate::sys::prefault(nodes_at - 100, nodes_len + 100); // starts inside the last nodes
         crate::sys::prefault(names_at - 10, names_len + 10);
+        crate::sys::prefault(tails_at - 10, tails_len + 10);
         for (i, id) in (first..=last).enumerate() {
             assert_eq!(tree.node(id).disk, i as u64, "node {id} unchanged");
             assert_eq!(tree.name(id), b"name", "name of node {id} unchanged");

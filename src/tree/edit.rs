@@ -229,7 +229,7 @@ impl Tree {
     /// rescan replaced (its parent no longer lists it) or that was removed.
     pub fn is_live(&self, mut id: NodeId) -> bool {
         while id != TOTAL {
-            if self.slot(id).flags() & flags::REMOVED != 0 {
+            if self.head(id).flags() & flags::REMOVED != 0 {
                 return false;
             }
             let parent = self.parent(id);

@@ -212,7 +212,7 @@ impl Tree {
         }
         let parent = self.parent(id);
         let needed = parent == TOTAL
-            || self.slot(id).flags() & flags::HARDLINK != 0
+            || self.head(id).flags() & flags::HARDLINK != 0
             || self.identity_of(parent).map(|(dev, _)| dev) != Some(key.0);
         if needed {
             self.sparse_identity.set_other(id, key);

@@ -19,6 +19,7 @@ mod identity;
 mod inodes;
 mod postorder;
 mod select;
+mod slot;
 mod store;
 mod types;
 
@@ -188,8 +189,10 @@ impl Node {
 /// The whole scan. `Clone` lets the interactive view take snapshots of a walk in progress.
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
-    /// Every entry, by id (`store`).
-    slots: Vec<store::Slot>,
+    /// Every entry, by id (`slot`, `store`).
+    slots: Vec<slot::Head>,
+    /// The entries' apparent sizes and times, once one is not 0 (`slot`).
+    tails: slot::Tails,
     /// What directories have besides their slot, in the order they were added.
     dirs: Vec<store::DirInfo>,
     /// (first id, parent) of every block of children, in the order of their first ids:
@@ -250,7 +253,7 @@ impl Tree {
         if self.is_root(id) {
             return &self.root_names[id as usize - 1];
         }
-        let (off, len) = self.slot(id).name_span();
+        let (off, len) = self.head(id).name_span();
         &self.names[off..off + len]
     }
 
@@ -301,7 +304,7 @@ impl Tree {
     }
 
     pub fn set_flag(&mut self, id: NodeId, flag: u8) {
-        self.slot_mut(id).set_flag(flag);
+        self.head_mut(id).set_flag(flag);
     }
 
     /// Takes `n` entries off a directory's own count: names of inodes that other names

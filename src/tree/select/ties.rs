@@ -45,7 +45,7 @@ impl Ties {
 /// The name of an entry that is not a path given ([`Tree::name`] without its check for one,
 /// which costs a lookup of the parent).
 fn entry_name(tree: &Tree, id: NodeId) -> &[u8] {
-    let (off, len) = tree.slot(id).name_span();
+    let (off, len) = tree.head(id).name_span();
     &tree.names[off..off + len]
 }
 
