@@ -40,7 +40,7 @@ pub(super) const NODE_META_BITS: u32 = !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOT
 /// Slots whose values wait in `Tree::wide` before the tree makes its [`Tails`] column: a
 /// walk that stats its files meets more within its first directory, one without stat only
 /// the scanned roots and the total.
-const MAX_SPILLED: u32 = 256;
+const MAX_SPILLED: u32 = 64;
 
 /// Which whole value of a slot `Tree::wide` holds.
 #[derive(Copy, Clone)]
@@ -103,6 +103,24 @@ impl Head {
     /// The disk field: a size in 512-byte units, or a directory's index.
     pub(super) fn disk(&self) -> u32 {
         self.disk
+    }
+
+    /// Puts `disk` in the disk field; returns what was there.
+    pub(super) fn replace_disk(&mut self, disk: u32) -> u32 {
+        std::mem::replace(&mut self.disk, disk)
+    }
+
+    /// Sets `bits` of the meta field (of those the tree's nodes have, not [`SPILLED`]).
+    pub(super) fn set_meta_bits(&mut self, bits: u32) {
+        debug_assert_eq!(bits & SPILLED, 0);
+        self.meta |= bits;
+    }
+
+    /// Takes the kind and flags of a [`Node`]'s `packed` (the name, and the bits of the tree's
+    /// own, stay).
+    pub(super) fn set_kind_and_flags(&mut self, packed: u64) {
+        const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOTALS | SPILLED;
+        self.meta = (self.meta & KEPT) | ((packed >> 32) as u32 & !KEPT);
     }
 
     pub(super) fn flags(&self) -> u8 {

@@ -226,16 +226,11 @@ impl Tree {
     /// fields and [`DirInfo::own_disk`].
     fn store_own(&mut self, id: NodeId, d: usize, n: &Node) {
         // the slot's disk field is the directory's index: lend it to the leaf encoding
-        let mut s = self.slot(id);
-        let index = s.disk;
-        s.disk = self.dirs[d].own_disk;
-        self.set_slot(id, s);
+        let own_disk = self.dirs[d].own_disk;
+        let index = self.head_mut(id).replace_disk(own_disk);
         self.set_leaf_values(id, n);
-        let mut s = self.slot(id);
-        self.dirs[d].own_disk = s.disk;
-        s.disk = index;
-        s.meta |= TOTALS;
-        self.set_slot(id, s);
+        self.dirs[d].own_disk = self.head_mut(id).replace_disk(index);
+        self.head_mut(id).set_meta_bits(TOTALS);
     }
 
     /// Makes every directory's [`DirInfo`] hold its own values before its totals are summed
@@ -304,8 +299,8 @@ impl Tree {
     pub fn set_node(&mut self, id: NodeId, n: &Node) {
         let needs_dir = n.is_dir() || n.child_count > 0;
         let had_dir = self.head(id).has_dir();
-        let mut s = self.slot(id);
         if needs_dir && !had_dir {
+            let mut s = self.slot(id);
             let parent = self.parent(id);
             self.clear_wide(id);
             let d = self.dirs.len() as u32;
@@ -315,18 +310,19 @@ impl Tree {
             });
             s.meta = (s.meta & !(NO_ENTRY | WIDE_ENTRIES | TOTALS)) | HAS_DIR;
             (s.disk, s.apparent, s.time) = (d, 0, 0);
+            self.set_slot(id, s);
         } else if !needs_dir && had_dir {
             // a directory rescanned as a file: its DirInfo stays behind, unused
+            let mut s = self.slot(id);
             if s.meta & TOTALS != 0 {
                 s.meta &= !(TOTALS | NO_ENTRY | WIDE_ENTRIES);
                 (s.apparent, s.time) = (0, 0);
                 self.clear_wide(id);
             }
             s.meta &= !HAS_DIR;
+            self.set_slot(id, s);
         }
-        const KEPT: u32 = 0xffff | HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOTALS;
-        s.meta = (s.meta & KEPT) | ((n.packed >> 32) as u32 & !KEPT);
-        self.set_slot(id, s);
+        self.head_mut(id).set_kind_and_flags(n.packed);
         if let Some(d) = self.dir_index(id) {
             let DirInfo {
                 parent, own_disk, ..
