@@ -117,6 +117,7 @@ fn options(mode: SizeMode, threads: usize) -> WalkOptions {
         keep_identity: false,
         sparse_identity: false,
         keep_extra: false,
+        keep_times: false,
         fold_files: false,
     }
 }

@@ -406,6 +406,11 @@ fn walk_options(
             || cli.filetime.is_some()
             // --by-owner: the uid of every entry
             || cli.by_owner,
+        // what shows, filters or writes a time
+        keep_times: matches!(mode, Mode::Interactive(_))
+            || export.is_some_and(|e| e.extended)
+            || !filters.times.is_empty()
+            || cli.filetime.is_some(),
         // only the paths' own lines are shown, no file below them: -d 0 of the tree of
         // bars, with nothing that looks at files one by one (-e, -v, time filters, -t, -F,
         // -m) or keeps them (exports, the interactive view, --diff, -j, --import)

@@ -15,11 +15,14 @@ pub struct TreeBuilder {
     keep_identity: bool,
     sparse_identity: bool,
     keep_extra: bool,
-    /// How many nodes, name bytes and tails [`TreeBuilder::room_ahead`] has handed out so
-    /// far.
+    /// Whether nodes keep their times (else every time is 0, and the tree makes no column of
+    /// them: see `slot`).
+    keep_times: bool,
+    /// How many nodes, name bytes, apparent sizes and times [`TreeBuilder::room_ahead`] has
+    /// handed out so far.
     ready_nodes: usize,
     ready_names: usize,
-    ready_tails: usize,
+    ready_tails: [usize; 2],
 }
 
 /// Address and length of the spare capacity of `v`: memory that `sys::prefault` may fault
@@ -62,9 +65,10 @@ impl TreeBuilder {
             keep_identity: false,
             sparse_identity: false,
             keep_extra: false,
+            keep_times: true,
             ready_nodes: AHEAD_NODES,
             ready_names: AHEAD_NAMES,
-            ready_tails: AHEAD_NODES,
+            ready_tails: [AHEAD_NODES; 2],
         }
     }
 
@@ -101,6 +105,15 @@ impl TreeBuilder {
         }
     }
 
+    /// Keeps the nodes' times (the default), or none: for a walk whose views show no time,
+    /// which then takes 4 bytes an entry less.
+    pub fn with_times(self, keep: bool) -> TreeBuilder {
+        TreeBuilder {
+            keep_times: keep,
+            ..self
+        }
+    }
+
     /// Address space for a million nodes and their names, taken before the walk and touched
     /// only as the walk fills it (no memory until then): growing the arrays means
     /// moving them, under the lock every directory task takes, and on a large array the move
@@ -125,7 +138,7 @@ impl TreeBuilder {
     /// length) pairs within the space already reserved: a huge directory's nodes are built
     /// here under the tree's lock, and another thread can fault these pages in first
     /// (`sys::prefault`).
-    pub fn spare_regions(&self, nodes: usize, name_bytes: usize) -> [(usize, usize); 3] {
+    pub fn spare_regions(&self, nodes: usize, name_bytes: usize) -> [(usize, usize); 4] {
         fn region<T>(v: &Vec<T>, want: usize) -> (usize, usize) {
             let size = std::mem::size_of::<T>();
             let spare = (v.capacity() - v.len()).min(want);
@@ -134,7 +147,8 @@ impl TreeBuilder {
         [
             region(&self.tree.slots, nodes),
             region(&self.tree.names, name_bytes),
-            region(self.tree.tail_column(), nodes),
+            region(&self.tree.tail_columns()[0], nodes),
+            region(&self.tree.tail_columns()[1], nodes),
         ]
     }
 
@@ -143,14 +157,15 @@ impl TreeBuilder {
     /// whole (`sys::prefault`): a page taken by a fault costs twice what it costs in
     /// one call for sixteen, and even a modest walk takes hundreds of pages of nodes and
     /// names. None while there is room enough.
-    pub fn room_ahead(&mut self) -> Option<[(usize, usize); 3]> {
+    pub fn room_ahead(&mut self) -> Option<[(usize, usize); 4]> {
         let (ready_nodes, nodes) = span_ahead(&self.tree.slots, self.ready_nodes, AHEAD_NODES);
         let (ready_names, names) = span_ahead(&self.tree.names, self.ready_names, AHEAD_NAMES);
-        let tails = self.tree.tail_column();
-        let (ready_tails, tails) = span_ahead(tails, self.ready_tails, AHEAD_NODES);
+        let [apparent, time] = self.tree.tail_columns();
+        let (ready_apparent, apparent) = span_ahead(apparent, self.ready_tails[0], AHEAD_NODES);
+        let (ready_time, time) = span_ahead(time, self.ready_tails[1], AHEAD_NODES);
         (self.ready_nodes, self.ready_names) = (ready_nodes, ready_names);
-        self.ready_tails = ready_tails;
-        let spans = [nodes, names, tails];
+        self.ready_tails = [ready_apparent, ready_time];
+        let spans = [nodes, names, apparent, time];
         spans.iter().any(|&(_, bytes)| bytes > 0).then_some(spans)
     }
 
@@ -191,8 +206,11 @@ impl TreeBuilder {
     pub fn add_roots(&mut self, roots: Vec<(Vec<u8>, Node)>) -> NodeId {
         let first = self.tree.len() as NodeId;
         let count = roots.len() as u32;
-        for (name, node) in roots {
+        for (name, mut node) in roots {
             self.tree.root_names.push(name);
+            if !self.keep_times {
+                node.mtime = 0;
+            }
             self.tree.push_node(TOTAL, &node.with_local_name(0, 0));
         }
         self.tree.close_block(TOTAL, first, count);
@@ -204,6 +222,9 @@ impl TreeBuilder {
     pub fn update(&mut self, id: NodeId, change: impl FnOnce(&mut Node)) {
         let mut n = self.tree.own_node(id);
         change(&mut n);
+        if !self.keep_times {
+            n.mtime = 0;
+        }
         self.tree.set_own_node(id, &n);
     }
 
@@ -253,7 +274,15 @@ impl TreeBuilder {
         self.tree.names.extend_from_slice(names);
         self.tree.slots.reserve(nodes.len());
         for n in nodes {
-            self.tree.push_node_named(parent, n, base);
+            if self.keep_times {
+                self.tree.push_node_named(parent, n, base);
+            } else {
+                let timeless = Node {
+                    mtime: 0,
+                    ..n.clone()
+                };
+                self.tree.push_node_named(parent, &timeless, base);
+            }
         }
     }
 
@@ -261,6 +290,9 @@ impl TreeBuilder {
     /// then makes the last `count` nodes pushed its children.
     pub fn push_child(&mut self, parent: NodeId, mut node: Node, name: &[u8]) {
         let name = &name[..name.len().min(255)];
+        if !self.keep_times {
+            node.mtime = 0;
+        }
         node.set_name(self.tree.names.len() as u64, name.len());
         self.tree.names.extend_from_slice(name);
         self.tree.push_node(parent, &node);
@@ -348,7 +380,7 @@ mod tests {
         }
         let first = b.close_children(root, 1000);
         let last = first + 999;
-        let [(nodes_at, nodes_len), (names_at, names_len), (tails_at, tails_len)] =
+        let [(nodes_at, nodes_len), (names_at, names_len), (tails_at, tails_len), _] =
             b.spare_regions(5000, 40_000);
         let tree = b.tree();
         assert_eq!(
@@ -357,12 +389,11 @@ mod tests {
             "the node region starts right after the last node"
         );
         assert_eq!(nodes_len, 5000 * std::mem::size_of::<Head>());
-        let tail_size = std::mem::size_of::<[u32; 2]>();
         assert_eq!(
             (tails_at, tails_len),
             (
-                tree.tail_column().as_ptr() as usize + tree.len() * tail_size,
-                5000 * tail_size
+                tree.tail_columns()[0].as_ptr() as usize + tree.len() * 4,
+                5000 * 4
             ),
             "the tail region starts right after the last tail"
         );

@@ -1,14 +1,15 @@
 //! One entry as the tree keeps it: a [`Head`] of 12 bytes (name, kind, flags, and disk size
-//! or, for a directory, the index of its `DirInfo`) and, in a column beside the heads, its
-//! apparent size and time ([`Tails`], 8 bytes more). Readers and writers see the two
+//! or, for a directory, the index of its `DirInfo`) and, in two columns beside the heads, its
+//! apparent size and its time (4 bytes each, [`Tails`]). Readers and writers see them
 //! together as a [`Slot`], by value.
 //!
-//! The column is made only once an entry has an apparent size or a time that is not 0. A
-//! walk that reads no sizes (`-f`: no stat) never makes it and holds 12 bytes an entry where
-//! it held 20 (4 MB of `big`'s 507k entries). Until then the few entries that have such
-//! values (the scanned roots, stat'd for their device; the total's time) keep them whole in
-//! `Tree::wide`, marked [`SPILLED`]; past [`MAX_SPILLED`] of them the column is made and
-//! they go back into it.
+//! A column is made only once a value in it is not 0. A walk that reads no sizes (`-f`: no
+//! stat) makes neither and holds 12 bytes an entry where it held 20 (4 MB of `big`'s 507k
+//! entries); one that keeps no times (no view of this run shows one) makes only the column
+//! of apparent sizes. Until a column is made, the few entries that have a value for it (the
+//! scanned roots, stat'd for their device; the total's time) keep it whole in `Tree::wide`,
+//! marked [`SPILLED`]; past [`MAX_SPILLED`] of them the column is made and they go back into
+//! it.
 //!
 //! A file's sizes and time fit 32 bits each almost always: disk bytes in 512-byte units
 //! (`st_blocks`: two TiB a file), apparent bytes (four GiB) and seconds since 1970 (until
@@ -32,14 +33,14 @@ pub(super) const WIDE_ENTRIES: u32 = 1 << 20;
 /// (`Tree::sum_live`): its own values are kept apart, in the slot's leaf fields (its disk
 /// size in `DirInfo::own_disk`), so that the totals can be summed again as entries come.
 pub(super) const TOTALS: u32 = 1 << 21;
-/// While the tree has no [`Tails`] column: this slot's apparent size and time are in
-/// `Tree::wide` (0 where it has none).
+/// This slot's values of the columns not made yet ([`Tails`]) are in `Tree::wide` (0 where it
+/// has none).
 const SPILLED: u32 = 1 << 22;
 pub(super) const NODE_META_BITS: u32 = !(HAS_DIR | NO_ENTRY | WIDE_ENTRIES | TOTALS | SPILLED);
 
-/// Slots whose values wait in `Tree::wide` before the tree makes its [`Tails`] column: a
-/// walk that stats its files meets more within its first directory, one without stat only
-/// the scanned roots and the total.
+/// Slots whose values wait in `Tree::wide` before the tree makes the [`Tails`] columns they
+/// need: a walk that stats its files meets more within its first directory, one without stat
+/// only the scanned roots and the total.
 const MAX_SPILLED: u32 = 64;
 
 /// Which whole value of a slot `Tree::wide` holds.
@@ -67,15 +68,18 @@ pub(super) struct Head {
     disk: u32,
 }
 
-/// An entry's apparent size and time, in the column beside the heads.
+/// An entry's apparent size and time, as the columns beside the heads hold them.
 type Tail = [u32; 2];
 
-/// The column of [`Tail`]s, by id, once one is not 0.
+/// The fields of a [`Tail`], in order.
+const TAIL_FIELDS: [Field; 2] = [Field::Apparent, Field::Time];
+
+/// The columns of apparent sizes and times, by id: each empty until a value in it is not 0,
+/// then as long as the heads.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Tails {
-    column: Vec<Tail>,
-    kept: bool,
-    /// Heads marked [`SPILLED`] while the column is not kept.
+    columns: [Vec<u32>; 2],
+    /// Heads marked [`SPILLED`].
     spilled: u32,
 }
 
@@ -140,13 +144,13 @@ impl Head {
         (off as usize, ((self.meta >> 8) & 0xff) as usize)
     }
 
-    /// The tail of a head while the column is not kept.
+    /// What it holds in a column not made yet: [`ESC`] if its value is in `Tree::wide`.
     #[inline(always)]
-    fn unkept_tail(&self) -> Tail {
+    fn unmade(&self) -> u32 {
         if self.meta & SPILLED != 0 {
-            [ESC, ESC]
+            ESC
         } else {
-            [0, 0]
+            0
         }
     }
 }
@@ -253,26 +257,42 @@ impl Tree {
 
     #[inline(always)]
     pub(super) fn slot(&self, id: NodeId) -> Slot {
-        let h = self.slots[id as usize];
-        let tail = match self.tails.kept {
-            true => self.tails.column[id as usize],
-            false => h.unkept_tail(),
-        };
+        let i = id as usize;
+        let h = self.slots[i];
+        let [apparent, time] = &self.tails.columns;
+        let unmade = h.unmade();
+        let tail = [
+            apparent.get(i).copied().unwrap_or(unmade),
+            time.get(i).copied().unwrap_or(unmade),
+        ];
         Slot::of(h, tail)
     }
 
     /// Calls `f` with every slot of `first .. end`, in order: the sweeps over every entry.
     #[inline(always)]
     pub(super) fn for_each_slot(&self, first: NodeId, end: usize, mut f: impl FnMut(NodeId, Slot)) {
-        let heads = &self.slots[first as usize..end];
-        if self.tails.kept {
-            let tails = &self.tails.column[first as usize..end];
-            for ((id, &h), &t) in (first..).zip(heads).zip(tails) {
-                f(id, Slot::of(h, t));
+        let range = first as usize..end;
+        let heads = (first..).zip(&self.slots[range.clone()]);
+        match &self.tails.columns {
+            [a, t] if !a.is_empty() && !t.is_empty() => {
+                for ((id, &h), (&a, &t)) in heads.zip(a[range.clone()].iter().zip(&t[range])) {
+                    f(id, Slot::of(h, [a, t]));
+                }
             }
-        } else {
-            for (id, &h) in (first..).zip(heads) {
-                f(id, Slot::of(h, h.unkept_tail()));
+            [a, _] if !a.is_empty() => {
+                for ((id, &h), &a) in heads.zip(&a[range]) {
+                    f(id, Slot::of(h, [a, h.unmade()]));
+                }
+            }
+            [_, t] if !t.is_empty() => {
+                for ((id, &h), &t) in heads.zip(&t[range]) {
+                    f(id, Slot::of(h, [h.unmade(), t]));
+                }
+            }
+            _ => {
+                for (id, &h) in heads {
+                    f(id, Slot::of(h, [h.unmade(); 2]));
+                }
             }
         }
     }
@@ -284,104 +304,130 @@ impl Tree {
         let was_spilled = self.slots[i].meta & SPILLED != 0;
         let (head, tail) = s.split();
         self.slots[i] = head;
-        if self.tails.kept {
-            self.tails.column[i] = tail;
-        } else {
-            self.spill(id, tail, was_spilled);
-        }
+        self.store_tail(id, tail, was_spilled);
     }
 
     /// Appends `s` (as [`Tree::set_slot`] stores it); returns its id.
+    #[inline(always)]
     pub(super) fn push_slot(&mut self, s: Slot) -> NodeId {
         let id = self.slots.len() as NodeId;
         let (head, tail) = s.split();
         self.slots.push(head);
-        if self.tails.kept {
-            self.tails.column.push(tail);
-        } else if tail != [0, 0] {
-            self.spill(id, tail, false);
+        let mut unmade = false;
+        for (column, v) in self.tails.columns.iter_mut().zip(tail) {
+            if column.is_empty() {
+                unmade |= v != 0;
+            } else {
+                column.push(v);
+            }
+        }
+        if unmade {
+            self.store_tail(id, tail, false);
         }
         id
     }
 
-    /// Stores the tail of slot `id` while the column is not kept: in `Tree::wide`, or in the
-    /// column made now that too many wait there.
-    fn spill(&mut self, id: NodeId, tail: Tail, was_spilled: bool) {
+    /// Stores the tail of slot `id` (its head stored, its [`SPILLED`] mark taken off): in the
+    /// columns made, the rest in `Tree::wide`, or in columns made now that too many slots
+    /// wait there.
+    fn store_tail(&mut self, id: NodeId, tail: Tail, was_spilled: bool) {
         let i = id as usize;
-        if tail == [0, 0] {
-            if was_spilled {
-                self.wide.remove(&wide_key(id, Field::Apparent));
-                self.wide.remove(&wide_key(id, Field::Time));
-                self.tails.spilled -= 1;
+        let waits = |tails: &Tails, k: usize| tails.columns[k].is_empty() && tail[k] != 0;
+        let spills = waits(&self.tails, 0) || waits(&self.tails, 1);
+        if spills && !was_spilled && self.tails.spilled >= MAX_SPILLED {
+            for k in 0..2 {
+                if waits(&self.tails, k) {
+                    self.make_column(k);
+                }
             }
-            return;
         }
-        if !was_spilled && self.tails.spilled >= MAX_SPILLED {
-            self.keep_tails();
-            self.tails.column[i] = tail;
-            return;
-        }
-        for (v, f) in [(tail[0], Field::Apparent), (tail[1], Field::Time)] {
+        let mut spilled = false;
+        for ((column, v), f) in self.tails.columns.iter_mut().zip(tail).zip(TAIL_FIELDS) {
+            if !column.is_empty() {
+                column[i] = v;
+                continue;
+            }
             match v {
-                ESC => {}
-                0 => {
+                0 if was_spilled => {
                     self.wide.remove(&wide_key(id, f));
                 }
+                0 => {}
+                ESC => spilled = true,
                 v => {
                     self.wide.insert(wide_key(id, f), u64::from(v));
+                    spilled = true;
                 }
             }
         }
-        self.slots[i].meta |= SPILLED;
-        self.tails.spilled += u32::from(!was_spilled);
+        if spilled {
+            self.slots[i].meta |= SPILLED;
+        }
+        match (was_spilled, spilled) {
+            (false, true) => self.tails.spilled += 1,
+            (true, false) => self.tails.spilled -= 1,
+            _ => {}
+        }
     }
 
-    /// Makes the column of tails, and puts back into it those waiting in `Tree::wide`.
-    pub(super) fn keep_tails(&mut self) {
+    /// Makes column `k` of the tails, and puts back into it the values waiting in
+    /// `Tree::wide`.
+    fn make_column(&mut self, k: usize) {
         let mut column = Vec::new();
         // as much room as the heads have: a walk reserves theirs up front so that they never
         // move under its lock (`TreeBuilder::reserved_for_walk`)
         let _ = column.try_reserve_exact(self.slots.capacity());
-        column.resize(self.slots.len(), [0, 0]);
+        column.resize(self.slots.len(), 0);
+        let other_made = !self.tails.columns[1 - k].is_empty();
         for (id, head) in (0..).zip(self.slots.iter_mut()) {
             if head.meta & SPILLED == 0 {
                 continue;
             }
-            head.meta &= !SPILLED;
-            for (k, f) in [(0, Field::Apparent), (1, Field::Time)] {
-                let key = wide_key(id, f);
-                column[id as usize][k] = match self.wide.get(&key) {
-                    None => 0,
-                    Some(&v) if v < u64::from(ESC) => {
-                        self.wide.remove(&key);
-                        v as u32
-                    }
-                    Some(_) => ESC,
-                };
+            let key = wide_key(id, TAIL_FIELDS[k]);
+            column[id as usize] = match self.wide.get(&key) {
+                None => 0,
+                Some(&v) if v < u64::from(ESC) => {
+                    self.wide.remove(&key);
+                    v as u32
+                }
+                Some(_) => ESC,
+            };
+            let waits = !other_made && self.wide.contains_key(&wide_key(id, TAIL_FIELDS[1 - k]));
+            if !waits {
+                head.meta &= !SPILLED;
+                self.tails.spilled -= 1;
             }
         }
-        self.tails = Tails {
-            column,
-            kept: true,
-            spilled: 0,
-        };
+        self.tails.columns[k] = column;
     }
 
     /// Reverses the order of the slots (ids `0..len` become `len - 1..=0`).
     pub(super) fn reverse_slots(&mut self) {
         self.slots.reverse();
-        self.tails.column.reverse();
+        for column in &mut self.tails.columns {
+            column.reverse();
+        }
     }
 
-    /// The column of tails, for faulting in its room ahead of a walk (empty while not kept).
-    pub(super) fn tail_column(&self) -> &Vec<Tail> {
-        &self.tails.column
+    /// The columns of apparent sizes and of times, for faulting in their room ahead of a walk
+    /// (empty while not made).
+    pub(super) fn tail_columns(&self) -> &[Vec<u32>; 2] {
+        &self.tails.columns
     }
 
-    /// Whether the tree keeps the column of apparent sizes and times.
+    /// Makes the columns of apparent sizes and times, as if many values had come.
     #[cfg(test)]
-    pub(super) fn keeps_tails(&self) -> bool {
-        self.tails.kept
+    pub(super) fn make_columns(&mut self) {
+        for k in 0..2 {
+            if self.tails.columns[k].is_empty() {
+                self.make_column(k);
+            }
+        }
+    }
+
+    /// Which columns of apparent sizes and times the tree has made.
+    #[cfg(test)]
+    pub(super) fn made_columns(&self) -> [bool; 2] {
+        self.tails.columns.each_ref().map(|c| !c.is_empty())
     }
 }
 
@@ -396,11 +442,11 @@ mod tests {
         assert_eq!(std::mem::size_of::<Tail>(), 8);
     }
 
-    /// Entries without apparent size or time (a walk without stat) leave the column unmade,
-    /// the few with one are read back whole; past [`MAX_SPILLED`] the column is made and
-    /// every value reads the same, none left behind in `wide`.
+    /// Entries without apparent size or time (a walk without stat) leave both columns unmade,
+    /// the few with one are read back whole; past [`MAX_SPILLED`] the column of what comes is
+    /// made, and then the other, every value reading the same, none left behind in `wide`.
     #[test]
-    fn the_column_is_made_only_for_values() {
+    fn a_column_is_made_only_for_its_values() {
         let mut t = Tree::with_total();
         let root = t.push_node(
             TOTAL,
@@ -415,7 +461,11 @@ mod tests {
         let small = t.push_node(root, &Node::new(EntryKind::File, 512, 7, 9, 0));
         t.close_block(root, ids[0], ids.len() as u32 + 2);
         t.finish();
-        assert!(!t.keeps_tails(), "no column for a walk without sizes");
+        assert_eq!(
+            t.made_columns(),
+            [false; 2],
+            "no column for a walk without sizes"
+        );
         let values = |t: &Tree, id| {
             let n = t.node(id);
             (n.disk, n.apparent, n.mtime, n.entries)
@@ -441,15 +491,26 @@ mod tests {
         assert_eq!(values(&t, small), (512, 0, 9, 1), "one value back to 0");
         t.set_node(small, &Node::new(EntryKind::File, 512, 7, 9, 0));
 
-        for (k, &id) in ids.iter().enumerate().take(MAX_SPILLED as usize + 1) {
-            let n = Node::new(EntryKind::File, 0, k as u64 + 1, 3, 0);
-            t.set_node(id, &n);
+        let many = &ids[..MAX_SPILLED as usize + 1];
+        for (k, &id) in (1..).zip(many) {
+            t.set_node(id, &Node::new(EntryKind::File, 0, k, 0, 0));
         }
-        assert!(t.keeps_tails(), "the column, once values come");
-        for (k, &id) in ids.iter().enumerate().take(MAX_SPILLED as usize + 1) {
-            assert_eq!(values(&t, id), (0, k as u64 + 1, 3, 1));
+        assert_eq!(
+            t.made_columns(),
+            [true, false],
+            "apparent sizes came, no times"
+        );
+        for (k, &id) in (1..).zip(many) {
+            assert_eq!(values(&t, id), (0, k, 0, 1));
         }
-        for id in (0..t.len() as NodeId).filter(|id| !ids.contains(id)) {
+        for (k, &id) in (1..).zip(many) {
+            t.set_node(id, &Node::new(EntryKind::File, 0, k, k as i64 + 2, 0));
+        }
+        assert_eq!(t.made_columns(), [true; 2], "then times");
+        for (k, &id) in (1..).zip(many) {
+            assert_eq!(values(&t, id), (0, k, k as i64 + 2, 1));
+        }
+        for id in (0..t.len() as NodeId).filter(|id| !many.contains(id)) {
             assert_eq!(values(&t, id), before[id as usize], "node {id}");
         }
         let kept: Vec<_> = t.wide.keys().map(|k| k >> FIELD_BITS).collect();

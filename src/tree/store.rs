@@ -517,7 +517,7 @@ mod tests {
     fn values_come_back_whole(keep_tails: bool) {
         let mut t = Tree::with_total();
         if keep_tails {
-            t.keep_tails();
+            t.make_columns();
         }
         let cases = [
             (0, 0, 0, 1),
@@ -555,7 +555,7 @@ mod tests {
             .filter(|&&k| k >> FIELD_BITS != 0 && !spilled(k))
             .collect();
         assert!(left.is_empty(), "{:?}", t.wide);
-        assert_eq!(t.keeps_tails(), keep_tails);
+        assert_eq!(t.made_columns(), [keep_tails; 2]);
     }
 
     /// A directory's own values, even those kept whole, come back unchanged from sums made

@@ -91,6 +91,7 @@ impl App {
             walk: WalkOptions {
                 keep_identity: true,
                 sparse_identity: false,
+                keep_times: true, // the mtime column and sort
                 ..walk
             },
             filters,

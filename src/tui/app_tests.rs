@@ -15,6 +15,7 @@ fn app() -> App {
             keep_identity: true,
             sparse_identity: false,
             keep_extra: false,
+            keep_times: true,
             fold_files: false,
         },
         PathFilters::default(),

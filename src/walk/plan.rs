@@ -179,6 +179,7 @@ mod tests {
             keep_identity: flags.contains('i'),
             sparse_identity: false,
             keep_extra: flags.contains('e'),
+            keep_times: true,
             fold_files: flags.contains('d'),
         }
     }

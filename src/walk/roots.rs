@@ -38,7 +38,8 @@ impl<'a> Walker<'a> {
         }
         let builder = TreeBuilder::with_identity(opts.keep_identity)
             .sparse_identity(opts.sparse_identity)
-            .with_extra(opts.keep_extra);
+            .with_extra(opts.keep_extra)
+            .with_times(opts.keep_times);
         *lock(&live.builder) = if reserve_ahead {
             builder.reserved_for_walk()
         } else {

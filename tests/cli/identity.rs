@@ -21,6 +21,7 @@ fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
         keep_identity,
         sparse_identity: false,
         keep_extra: false,
+        keep_times: true,
         fold_files: false,
     }
 }

@@ -77,6 +77,7 @@ fn export_then_import_gives_back_the_scanned_tree() {
             keep_identity: true,
             sparse_identity: false,
             keep_extra: extended,
+            keep_times: extended,
             fold_files: false,
         };
         let root: OsString = env.path("d").into();

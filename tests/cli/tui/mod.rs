@@ -43,6 +43,7 @@ pub fn walk_options(mode: SizeMode) -> WalkOptions {
         keep_identity: true,
         sparse_identity: false,
         keep_extra: false,
+        keep_times: true,
         fold_files: false,
     }
 }
