@@ -400,10 +400,11 @@ fn walk_options(
         // deleting in the interactive view re-checks them
         keep_identity: matches!(mode, Mode::Export(_) | Mode::Interactive(_)),
         sparse_identity: matches!(mode, Mode::Export(_)) && roots == 1 && !cli.dereference_links,
-        // the time filters and -m read times (and stat every entry, even with -f)
+        // the time filters and -m a/c read times (and stat every entry, even with -f; -m m
+        // reads the node's own time, and its mode stats every entry)
         keep_extra: export.is_some_and(|e| e.extended)
             || !filters.times.is_empty()
-            || cli.filetime.is_some()
+            || matches!(cli.filetime, Some(FileTime::A | FileTime::C))
             // --by-owner: the uid of every entry
             || cli.by_owner,
         // what shows, filters or writes a time

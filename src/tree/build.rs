@@ -369,6 +369,32 @@ mod tests {
         );
     }
 
+    /// A builder without times keeps none, whatever its nodes say, and its tree makes no
+    /// column for them; with them, as they came. Sizes stay either way.
+    #[test]
+    fn a_walk_without_times_keeps_none() {
+        for keep in [false, true] {
+            let mut b = TreeBuilder::new().with_times(keep);
+            let root = b.add_roots(vec![(
+                b"r".to_vec(),
+                Node::new(EntryKind::Dir, 4096, 4096, 7, 0),
+            )]);
+            for i in 1..=100 {
+                let n = Node::new(EntryKind::File, 512, i, 1_000 + i as i64, 0);
+                b.push_child(root, n, b"n");
+            }
+            b.close_children(root, 100);
+            b.update(root, |n| n.mtime = 5_000);
+            let mut t = b.into_tree();
+            t.finish();
+            let n = t.node(root);
+            let times = if keep { (5_000, 1_100) } else { (0, 0) };
+            assert_eq!((n.mtime, t.node(root + 100).mtime), times, "keep {keep}");
+            assert_eq!((n.disk, n.apparent), (4096 + 100 * 512, 4096 + 5050));
+            assert_eq!(t.made_columns(), [true, keep]);
+        }
+    }
+
     /// Faulting in the tree's spare space must leave what is there as it was, and the space
     /// must start where the next node will go.
     #[test]
