@@ -304,7 +304,16 @@ impl Tree {
         let was_spilled = self.slots[i].meta & SPILLED != 0;
         let (head, tail) = s.split();
         self.slots[i] = head;
-        self.store_tail(id, tail, was_spilled);
+        let mut waits = was_spilled;
+        for (column, v) in self.tails.columns.iter_mut().zip(tail) {
+            match column.get_mut(i) {
+                Some(c) => *c = v,
+                None => waits |= v != 0,
+            }
+        }
+        if waits {
+            self.store_tail(id, tail, was_spilled);
+        }
     }
 
     /// Appends `s` (as [`Tree::set_slot`] stores it); returns its id.
@@ -330,6 +339,7 @@ impl Tree {
     /// Stores the tail of slot `id` (its head stored, its [`SPILLED`] mark taken off): in the
     /// columns made, the rest in `Tree::wide`, or in columns made now that too many slots
     /// wait there.
+    #[inline(never)]
     fn store_tail(&mut self, id: NodeId, tail: Tail, was_spilled: bool) {
         let i = id as usize;
         let waits = |tails: &Tails, k: usize| tails.columns[k].is_empty() && tail[k] != 0;
