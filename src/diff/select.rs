@@ -1,16 +1,13 @@
 //! Which entries of a comparison a view shows, and in what order: the biggest changes first.
 //!
-//! As for a plain tree (`tree::select`): take the biggest change not yet shown whose directory
-//! is shown, until the line budget is spent; then lay the chosen entries out depth-first,
-//! siblings biggest change first. Ties never fall back to node ids (they depend on which walker
-//! thread finished first): they are broken by path, so every run prints the same rows.
+//! As for a plain tree, the biggest first ([`best_first`]), ranked by the size of the change.
+//! Ties never fall back to node ids (they depend on which walker thread finished first): they
+//! are broken by path, so every run prints the same rows.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
-use rustc_hash::FxHashMap;
 
 use super::{Diff, Entry, Status};
+use crate::tree::{best_first, Ranking, Row};
 
 /// What decides whether an entry of a comparison may be shown.
 #[derive(Clone, Debug)]
@@ -27,14 +24,7 @@ pub struct DiffSelection {
 }
 
 /// One line of a comparison view, in layout order (parents before children).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct DiffRow {
-    pub entry: Entry,
-    pub depth: usize,
-    /// No later sibling is shown.
-    pub last: bool,
-    pub has_children: bool,
-}
+pub type DiffRow = Row<Entry>;
 
 impl DiffSelection {
     /// Unchanged entries are never shown (the top always is, by the callers).
@@ -51,8 +41,7 @@ impl DiffSelection {
 
     /// Display order: bigger change first, ties by path.
     pub fn order(&self, d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
-        let size = |e| d.delta(e).unsigned_abs();
-        size(b).cmp(&size(a)).then_with(|| path_order(d, a, b))
+        Changes { diff: d, sel: self }.display_order(a, b)
     }
 }
 
@@ -89,105 +78,40 @@ pub fn path_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
     }
 }
 
-/// An entry ranked for the heap: greater is shown first.
-struct Ranked<'d, 'a> {
-    change: u128,
-    entry: Entry,
+/// The entries of a comparison ranked by the size of their change, ties by path.
+struct Changes<'d, 'a, 's> {
     diff: &'d Diff<'a>,
+    sel: &'s DiffSelection,
 }
 
-impl Ord for Ranked<'_, '_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.change
-            .cmp(&other.change)
-            .then_with(|| path_order(self.diff, other.entry, self.entry))
+impl Ranking for Changes<'_, '_, '_> {
+    type Item = Entry;
+
+    fn rank(&self, e: Entry) -> u128 {
+        self.diff.delta(e).unsigned_abs()
+    }
+
+    fn tie(&self, a: Entry, b: Entry) -> Ordering {
+        path_order(self.diff, b, a)
+    }
+
+    fn candidates(&self, e: Entry, budget: usize, out: &mut Vec<Entry>) {
+        let (d, sel) = (self.diff, self.sel);
+        if !d.has_children(e) {
+            return;
+        }
+        d.children_into(e, out);
+        out.retain(|&c| sel.is_visible(d, c));
+        // only the biggest `budget` children can ever be shown: don't heap a million
+        if out.len() > budget {
+            out.select_nth_unstable_by(budget - 1, |&a, &b| sel.order(d, a, b));
+            out.truncate(budget);
+        }
     }
 }
-
-impl PartialOrd for Ranked<'_, '_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Ranked<'_, '_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.entry == other.entry
-    }
-}
-
-impl Eq for Ranked<'_, '_> {}
 
 /// Chooses the rows below the top of the comparison (shown whatever its change).
 pub fn select_diff_rows(d: &Diff<'_>, sel: &DiffSelection) -> Vec<DiffRow> {
-    let top = d.top();
-    if sel.max_rows == 0 {
-        return Vec::new();
-    }
-    let mut heap: BinaryHeap<(Ranked, usize)> = BinaryHeap::new();
-    let mut chosen: FxHashMap<Entry, Vec<Entry>> = FxHashMap::default();
-    let mut kids: Vec<Entry> = Vec::new();
-    let mut count = 1usize;
-    let mut admit = |heap: &mut BinaryHeap<_>, e: Entry, depth: usize, count: usize| {
-        if sel.max_depth.is_some_and(|m| depth > m) || !d.has_children(e) {
-            return;
-        }
-        let budget = sel.max_rows.saturating_sub(count);
-        if budget == 0 {
-            return;
-        }
-        kids.clear();
-        d.children_into(e, &mut kids);
-        kids.retain(|&c| sel.is_visible(d, c));
-        // only the biggest `budget` children can ever be shown: don't heap a million
-        if kids.len() > budget {
-            kids.select_nth_unstable_by(budget - 1, |&a, &b| sel.order(d, a, b));
-            kids.truncate(budget);
-        }
-        heap.extend(kids.drain(..).map(|c| {
-            let change = d.delta(c).unsigned_abs();
-            (
-                Ranked {
-                    change,
-                    entry: c,
-                    diff: d,
-                },
-                depth,
-            )
-        }));
-    };
-    chosen.insert(top, Vec::new());
-    admit(&mut heap, top, 1, count);
-    while count < sel.max_rows {
-        let Some((Ranked { entry, .. }, depth)) = heap.pop() else {
-            break;
-        };
-        if let Some(p) = d.parent(entry) {
-            chosen.entry(p).or_default().push(entry);
-        }
-        chosen.entry(entry).or_default();
-        count += 1;
-        admit(&mut heap, entry, depth + 1, count);
-    }
-    drop(heap);
-    for kids in chosen.values_mut() {
-        kids.sort_by(|&a, &b| sel.order(d, a, b));
-    }
-
-    // depth-first layout without recursion
-    let mut rows = Vec::with_capacity(count);
-    let mut stack: Vec<(Entry, usize, bool)> = vec![(top, 0, true)];
-    while let Some((e, depth, last)) = stack.pop() {
-        let kids = chosen.get(&e).map_or(&[][..], Vec::as_slice);
-        rows.push(DiffRow {
-            entry: e,
-            depth,
-            last,
-            has_children: !kids.is_empty(),
-        });
-        for (i, &k) in kids.iter().enumerate().rev() {
-            stack.push((k, depth + 1, i + 1 == kids.len()));
-        }
-    }
-    rows
+    let changes = Changes { diff: d, sel };
+    best_first(&changes, &[d.top()], sel.max_rows, sel.max_depth)
 }

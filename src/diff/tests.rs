@@ -337,8 +337,8 @@ fn rows_come_biggest_change_first_and_skip_the_unchanged() {
                 format!(
                     "{}{} {}",
                     " ".repeat(r.depth),
-                    String::from_utf8_lossy(d.name(r.entry)),
-                    d.status(r.entry).label()
+                    String::from_utf8_lossy(d.name(r.id)),
+                    d.status(r.id).label()
                 )
             })
             .collect()

@@ -69,9 +69,9 @@ impl DiffBarsView<'_> {
             .iter()
             .map(|r| {
                 if opts.full_paths {
-                    d.path(r.entry)
+                    d.path(r.id)
                 } else {
-                    d.name(r.entry).to_vec()
+                    d.name(r.id).to_vec()
                 }
             })
             .collect();
@@ -79,18 +79,18 @@ impl DiffBarsView<'_> {
             .iter()
             .zip(&names)
             .map(|(r, name)| {
-                let status = d.status(r.entry);
+                let status = d.status(r.id);
                 Line {
                     row: *r,
                     old: match status {
                         Status::Added => "-".into(),
-                        _ => size(d.old_size(r.entry)),
+                        _ => size(d.old_size(r.id)),
                     },
                     new: match status {
                         Status::Removed => "-".into(),
-                        _ => size(d.new_size(r.entry)),
+                        _ => size(d.new_size(r.id)),
                     },
-                    delta: signed_size(d.delta(r.entry), mode, opts.units),
+                    delta: signed_size(d.delta(r.id), mode, opts.units),
                     name: escape(name, !opts.to_terminal),
                     mark: mark(status),
                 }
@@ -117,7 +117,7 @@ impl DiffBarsView<'_> {
         }
         let scale = rows
             .iter()
-            .map(|r| d.delta(r.entry).unsigned_abs())
+            .map(|r| d.delta(r.id).unsigned_abs())
             .max()
             .unwrap_or(0);
 
@@ -141,7 +141,7 @@ impl DiffBarsView<'_> {
             let (name, name_w) = truncate(&l.name, room.saturating_sub(l.mark.len()));
             let color = self
                 .palette
-                .and_then(|p| p.start(d.kind(l.row.entry), d.name(l.row.entry)));
+                .and_then(|p| p.start(d.kind(l.row.id), d.name(l.row.id)));
             if let Some(c) = &color {
                 line.extend_from_slice(c.as_bytes());
             }
@@ -154,7 +154,7 @@ impl DiffBarsView<'_> {
             if bar_w > 0 {
                 line.resize(line.len() + room.saturating_sub(name_w + mark_w), b' ');
                 line.extend_from_slice("│".as_bytes());
-                let bar = change_bar(d.delta(l.row.entry), scale, bar_w);
+                let bar = change_bar(d.delta(l.row.id), scale, bar_w);
                 line.extend_from_slice(bar.as_bytes());
                 line.extend_from_slice("│".as_bytes());
             }

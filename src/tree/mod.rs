@@ -27,7 +27,7 @@ pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use edit::{Removal, Sizes};
 pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
-pub use select::{biggest_files, select_rows, Row, Selection, Ties};
+pub use select::{best_first, biggest_files, select_rows, Ranked, Ranking, Row, Selection, Ties};
 pub use types::by_file_type;
 
 /// What some uses need of an entry's stat beyond the node, kept only on request

@@ -1,19 +1,16 @@
-//! Which nodes a view shows, and in what order.
-//!
-//! Like dust: take the biggest node not yet shown whose parent is shown, until the line budget
-//! is spent; then lay the chosen nodes out depth-first with siblings biggest first. Entries of
-//! one size are ordered as dust orders them ([`Ties`]).
+//! Which nodes a view shows, and in what order: as dust, the biggest first ([`best_first`],
+//! ranked by size). Entries of one size are ordered as dust orders them ([`Ties`]).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use rustc_hash::FxHashMap;
-
 use super::{EntryKind, NodeId, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
+mod best_first;
 mod ties;
 
+pub use best_first::{best_first, Ranked, Ranking, Row};
 pub use ties::Ties;
 
 /// What decides whether a node may be shown.
@@ -32,16 +29,6 @@ pub struct Selection {
     pub collapsed: Vec<NodeId>,
     /// How entries of one size are ordered.
     pub ties: Ties,
-}
-
-/// One line of a tree view, in display order (parents before children).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Row {
-    pub id: NodeId,
-    pub depth: usize,
-    /// No later sibling is shown.
-    pub last: bool,
-    pub has_children: bool,
 }
 
 impl Selection {
@@ -66,52 +53,44 @@ impl Selection {
             || self.min_size.is_some_and(|m| size <= m))
     }
 
-    fn ranked<'t>(&'t self, tree: &'t Tree, id: NodeId) -> Ranked<'t> {
-        Ranked {
-            size: tree.size_of(id, self.mode),
-            id,
-            tree,
-            ties: &self.ties,
-        }
-    }
-
     /// Display order: bigger first, ties as [`Selection::ties`] says.
     pub fn display_order(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
-        self.ranked(tree, b).cmp(&self.ranked(tree, a))
+        Sizes { tree, sel: self }.display_order(a, b)
     }
 }
 
-/// A node ranked for display: greater means shown first (bigger, or first by [`Ties`] when
-/// the sizes tie). Ties must not fall back to node ids, which depend on thread timing: `-T 1`
-/// and `-T 8` have to print the same rows.
-struct Ranked<'t> {
-    size: u64,
-    id: NodeId,
+/// A tree's entries ranked by size in the selection's mode, ties as [`Ties`] says.
+struct Sizes<'t> {
     tree: &'t Tree,
-    ties: &'t Ties,
+    sel: &'t Selection,
 }
 
-impl Ord for Ranked<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.size
-            .cmp(&other.size)
-            .then_with(|| self.ties.cmp(self.tree, self.id, other.id))
+impl Ranking for Sizes<'_> {
+    type Item = NodeId;
+
+    fn rank(&self, id: NodeId) -> u128 {
+        u128::from(self.tree.size_of(id, self.sel.mode))
+    }
+
+    fn tie(&self, a: NodeId, b: NodeId) -> Ordering {
+        self.sel.ties.cmp(self.tree, a, b)
+    }
+
+    fn candidates(&self, id: NodeId, budget: usize, out: &mut Vec<NodeId>) {
+        let (tree, sel) = (self.tree, self.sel);
+        let n = tree.node(id);
+        if n.child_count == 0 || sel.is_collapsed(id) {
+            return;
+        }
+        let visible = n.children().filter(|&c| sel.is_visible(tree, c));
+        // (the paths given are few, and not ordered as siblings are)
+        if n.child_count as usize <= budget || id == TOTAL {
+            out.extend(visible);
+        } else {
+            out.extend(first_siblings(tree, visible, budget, sel));
+        }
     }
 }
-
-impl PartialOrd for Ranked<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Ranked<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-
-impl Eq for Ranked<'_> {}
 
 /// Chooses the rows under `tops` (shown whatever their size, as far as the row budget
 /// goes). Several tops share one budget, as the children of a root that is not chosen
@@ -119,72 +98,7 @@ impl Eq for Ranked<'_> {}
 /// first, each at depth 0. (The views choose below one top, the total or the one path, and
 /// `--skip-total` leaves that row out when drawing.)
 pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
-    let mut heap: BinaryHeap<(Ranked, usize)> = BinaryHeap::new();
-    let mut chosen: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
-    let admit = |heap: &mut BinaryHeap<_>, id: NodeId, depth: usize, count: usize| {
-        if sel.max_depth.is_some_and(|d| depth > d) {
-            return;
-        }
-        let n = tree.node(id);
-        if n.child_count == 0 || sel.is_collapsed(id) {
-            return;
-        }
-        // only the biggest `budget` children can ever be shown: don't heap a million of them
-        let budget = sel.max_rows.saturating_sub(count);
-        if budget == 0 {
-            return;
-        }
-        let visible = n.children().filter(|&c| sel.is_visible(tree, c));
-        // (the paths given are few, and not ordered as siblings are)
-        let kids: Vec<NodeId> = if n.child_count as usize <= budget || id == TOTAL {
-            visible.collect()
-        } else {
-            first_siblings(tree, visible, budget, sel)
-        };
-        heap.extend(kids.into_iter().map(|c| (sel.ranked(tree, c), depth)));
-    };
-    let mut tops = tops.to_vec();
-    tops.sort_by(|&a, &b| sel.display_order(tree, a, b));
-    tops.truncate(sel.max_rows);
-    let mut count = tops.len();
-    for &t in &tops {
-        chosen.entry(t).or_default();
-    }
-    for &t in &tops {
-        admit(&mut heap, t, 1, count);
-    }
-    while count < sel.max_rows {
-        let Some((Ranked { id, .. }, depth)) = heap.pop() else {
-            break;
-        };
-        chosen.entry(tree.parent(id)).or_default().push(id);
-        chosen.entry(id).or_default();
-        count += 1;
-        admit(&mut heap, id, depth + 1, count);
-    }
-    for kids in chosen.values_mut() {
-        kids.sort_by(|&a, &b| sel.display_order(tree, a, b));
-    }
-
-    // depth-first layout without recursion
-    let mut rows = Vec::with_capacity(count);
-    let mut stack: Vec<(NodeId, usize, bool)> = Vec::new();
-    for &t in tops.iter().rev() {
-        stack.push((t, 0, true));
-    }
-    while let Some((id, depth, last)) = stack.pop() {
-        let kids = chosen.get(&id).map_or(&[][..], Vec::as_slice);
-        rows.push(Row {
-            id,
-            depth,
-            last,
-            has_children: !kids.is_empty(),
-        });
-        for (i, &k) in kids.iter().enumerate().rev() {
-            stack.push((k, depth + 1, i + 1 == kids.len()));
-        }
-    }
-    rows
+    best_first(&Sizes { tree, sel }, tops, sel.max_rows, sel.max_depth)
 }
 
 /// The `k` of `siblings` (children of one directory) that a view shows first, in no
@@ -253,7 +167,8 @@ impl Eq for Sibling<'_> {}
 /// directories the tree view would show are searched (dust does not look inside a directory
 /// `-z` or a filter hides).
 pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
-    let mut heap: BinaryHeap<Reverse<Ranked>> = BinaryHeap::new();
+    let sizes = Sizes { tree, sel };
+    let mut heap: BinaryHeap<Reverse<Ranked<Sizes>>> = BinaryHeap::new();
     let mut stack = vec![(top, 0usize)];
     while let Some((id, depth)) = stack.pop() {
         let n = tree.node(id);
@@ -265,14 +180,14 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
             continue;
         }
         if visible {
-            heap.push(Reverse(sel.ranked(tree, id)));
+            heap.push(Reverse(Ranked::new(&sizes, id)));
             if heap.len() > sel.max_rows {
                 heap.pop();
             }
         }
     }
-    let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.id).collect();
-    files.sort_by(|&a, &b| sel.display_order(tree, a, b));
+    let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.item).collect();
+    files.sort_by(|&a, &b| sizes.display_order(a, b));
     files
 }
 
