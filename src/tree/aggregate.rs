@@ -93,9 +93,8 @@ impl Tree {
     /// parent, and than any block before theirs) are summed in registers and added into
     /// their parent once, before the parent's own block is met.
     fn sum_up(&mut self, zero_skipped: bool) {
-        const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-        const LEFT_OUT: u8 = SKIPPED | flags::LIVE_DUPLICATE | flags::REMOVED;
-        self.reset_to_own(|id, f| id == TOTAL || f & SKIPPED != 0);
+        const LEFT_OUT: u8 = flags::UNCOUNTED | flags::LIVE_DUPLICATE | flags::REMOVED;
+        self.reset_to_own(|id, f| id == TOTAL || f & flags::UNCOUNTED != 0);
         let mut end = self.len();
         let mut others = Vec::new();
         for k in (0..self.blocks.len()).rev() {

@@ -96,8 +96,7 @@ impl Tree {
                     continue;
                 }
                 stack.extend(n.children());
-                let counted = !n.has(flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS);
-                if n.has(flags::HARDLINK) && counted && !n.is_dir() {
+                if n.has(flags::HARDLINK) && n.is_counted() && !n.is_dir() {
                     if let Some(key) = self.identity_of(id) {
                         owners.insert(key, id);
                     }

@@ -95,6 +95,9 @@ pub mod flags {
     /// A name of a hard-linked file that another name counts for now, while the walk runs
     /// ([`super::Tree::mark_live_duplicates`]): the walk settles which name counts at its end.
     pub const LIVE_DUPLICATE: u8 = 128;
+    /// An entry any of these marks counts nothing of its own in any total: another name
+    /// counts it, a filter left it out, or -x did not enter it ([`super::Node::is_counted`]).
+    pub const UNCOUNTED: u8 = DUPLICATE | FILTERED | OTHER_FS;
 }
 
 const NAME_OFF_BITS: u32 = 40;
@@ -145,6 +148,11 @@ impl Node {
 
     pub fn set_flag(&mut self, flag: u8) {
         self.packed |= (flag as u64) << 56;
+    }
+
+    /// Whether the entry's own sizes count in its ancestors' totals (see [`flags::UNCOUNTED`]).
+    pub fn is_counted(&self) -> bool {
+        !self.has(flags::UNCOUNTED)
     }
 
     pub fn is_dir(&self) -> bool {

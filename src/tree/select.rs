@@ -194,10 +194,7 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
 /// Whether a directory holds an entry the walk kept (dust's walk keeps no filtered file, no
 /// second name of an inode and no other filesystem).
 fn has_entries(tree: &Tree, id: NodeId) -> bool {
-    use super::flags::{DUPLICATE, FILTERED, OTHER_FS};
-    tree.node(id)
-        .children()
-        .any(|c| !tree.node(c).has(DUPLICATE | FILTERED | OTHER_FS))
+    tree.node(id).children().any(|c| tree.node(c).is_counted())
 }
 
 #[cfg(test)]
