@@ -71,7 +71,8 @@ pub use backend::{
 // (what the backend says).
 pub use backend::{one_malloc_arena, prefault, searches_everywhere, usable_cpus, CpuHome};
 pub use posix::{
-    address_space_limited, blocks_read, open_file_at, open_file_path, parent_fd_budget,
+    address_space_limited, blocks_read, note_stdout_closed, open_file_at, open_file_path,
+    parent_fd_budget, process_exists, stdout_closed,
 };
 
 /// Whether one directory may be reached by two paths in one walk without a symlink: on macOS
