@@ -14,6 +14,10 @@ use crate::walk::{ErrorKind, ScanError};
 pub enum ExitStatus {
     Success = 0,
     Incomplete = 1,
+    /// Data for a program (JSON, an export, marked paths) was cut short by a reader that
+    /// closed the pipe: the process ends as du and ncdu do there, killed by SIGPIPE (a shell
+    /// shows 141), so `set -o pipefail` sees the loss.
+    ReaderGone = 141,
 }
 
 /// Prints `hogs: MSG` on stderr, one line. A failed write has nowhere better to go.

@@ -52,6 +52,9 @@ fn process_start() {
     if unsafe { libc::poll(fds.as_mut_ptr(), 3, 0) } >= 0 {
         for p in fds {
             if p.revents & libc::POLLNVAL != 0 {
+                if p.fd == 1 {
+                    hogs::sys::note_stdout_closed();
+                }
                 // the lowest free descriptor is the closed one; kept open for the run
                 let _ = std::fs::File::options()
                     .read(true)
@@ -100,5 +103,20 @@ fn run() -> i32 {
     if config.exit_zero && status == ExitStatus::Incomplete {
         return 0;
     }
+    if status == ExitStatus::ReaderGone {
+        die_of_sigpipe();
+    }
     status as i32
+}
+
+/// Ends the process as du and ncdu end when the reader of their output is gone: killed by
+/// SIGPIPE, which hogs ignores while it runs (its writes see EPIPE and stop in order). A
+/// parent that waits sees the signal (`xargs` stops, a shell says 141).
+#[allow(unsafe_code)] // two plain libc calls: the default disposition, then the signal
+fn die_of_sigpipe() {
+    // SAFETY: SIG_DFL installs no handler code; raise sends the signal to this thread
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+    }
 }

@@ -100,7 +100,7 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
         .render(&diff, &rows, &mut out)
     };
     let written = written.and_then(|()| out.flush());
-    status = status.max(super::write_status(written, None, err_tty));
+    status = status.max(super::write_status(written, None, json, err_tty));
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status

@@ -2,10 +2,11 @@
 //! of shown. The format itself is [`crate::export`].
 
 use std::io::BufWriter;
+use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, ExportTarget};
 use crate::error::{fail, ExitStatus};
-use crate::export::{self, ncdu};
+use crate::export::{self, ncdu, TargetError};
 use crate::render::escape::shown;
 
 /// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
@@ -15,11 +16,18 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
     let mut out = match export::open_target(&target.file) {
         Ok(w) => BufWriter::with_capacity(64 * 1024, w),
         Err(e) => {
-            return fail(format!(
-                "cannot write '{}': {}",
-                shown(target.file.as_encoded_bytes(), err_tty),
-                super::io_cause(&e)
-            ))
+            let file = shown(target.file.as_encoded_bytes(), err_tty);
+            return fail(match e {
+                TargetError::Target(e) => {
+                    format!("cannot write '{file}': {}", super::io_cause(&e))
+                }
+                TargetError::Directory(dir, e) => format!(
+                    "cannot write '{file}': cannot create a file beside it in '{}' (an export \
+                     replaces the file whole): {}",
+                    shown(dir.as_os_str().as_bytes(), err_tty),
+                    super::io_cause(&e)
+                ),
+            });
         }
     };
     let (mut scan, status) = match super::scan::load(config) {
@@ -60,5 +68,10 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
                 .map_err(std::io::IntoInnerError::into_error)
         })
         .and_then(export::ExportSink::finish);
-    status.max(super::write_status(written, Some(&target.file), err_tty))
+    status.max(super::write_status(
+        written,
+        Some(&target.file),
+        true,
+        err_tty,
+    ))
 }

@@ -22,16 +22,34 @@ pub fn io_cause(e: &io::Error) -> String {
         .map_or_else(|| e.to_string(), crate::sys::describe)
 }
 
-/// What a failed write means for the exit status (a closed pipe is not a failure: `hogs |
-/// head` has what it wanted). `file`: where it went (`None` or `-`: stdout); `err_tty`:
-/// stderr is a terminal.
-pub fn write_status(written: io::Result<()>, file: Option<&OsStr>, err_tty: bool) -> ExitStatus {
+/// What a write to a program or a person means for the exit status. `file`: where it went
+/// (`None` or `-`: stdout); `data`: output for a program (JSON, an export, marked paths);
+/// `err_tty`: stderr is a terminal.
+///
+/// A closed pipe ends a view for a person quietly (`hogs | head` has what it wanted, as dust
+/// exits 0), but data cut short is a loss: [`ExitStatus::ReaderGone`], as du and ncdu die of
+/// SIGPIPE. A stdout that was closed before the start took nothing: a write error, as du says.
+pub fn write_status(
+    written: io::Result<()>,
+    file: Option<&OsStr>,
+    data: bool,
+    err_tty: bool,
+) -> ExitStatus {
+    let file = file.filter(|f| f.as_bytes() != b"-");
+    let written = match written {
+        // std's stdout takes EBADF as success: the start knows whether fd 1 was closed
+        Ok(()) if file.is_none() && crate::sys::stdout_closed() => Err(
+            io::Error::from_raw_os_error(crate::sys::Errno::BADF.raw_os_error()),
+        ),
+        other => other,
+    };
     match written {
         Ok(()) => ExitStatus::Success,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe && data => ExitStatus::ReaderGone,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitStatus::Success,
         Err(e) => {
             let cause = io_cause(&e);
-            match file.filter(|f| f.as_bytes() != b"-") {
+            match file {
                 Some(f) => fail(format!(
                     "cannot write '{}': {cause}",
                     shown(f.as_bytes(), err_tty)

@@ -49,7 +49,13 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
     }
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = render_view(&tree, config, view, &mut out).and_then(|()| out.flush());
-    status = status.max(super::write_status(written, None, config.terminals.stderr));
+    let data = view.form == Form::Json;
+    status = status.max(super::write_status(
+        written,
+        None,
+        data,
+        config.terminals.stderr,
+    ));
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     // the process exits next: unmapping the tree would only cost a TLB flush on every CPU

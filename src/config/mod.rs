@@ -153,6 +153,14 @@ impl Config {
             keep_first: cli.import_keep_first,
         });
         let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
+        // an empty name among others is skipped with a warning (as dust), but with nothing
+        // else to scan the run would print nothing and succeed, and -O would leave an old
+        // export in place as if it were this one
+        if import.is_none() && !paths.is_empty() && paths.iter().all(|p| p.is_empty()) {
+            return Err(ConfigError(
+                "invalid zero-length file name: nothing to scan".into(),
+            ));
+        }
         if matches!(mode, Mode::Print(_)) {
             paths = outermost(paths);
         }

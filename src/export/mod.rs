@@ -21,6 +21,65 @@ pub enum ExportSink {
     Staged { temp: StagedFile, target: PathBuf },
 }
 
+/// Why the export target cannot be written (worded by the run).
+#[derive(Debug)]
+pub enum TargetError {
+    /// The file itself: a directory, a device that refuses writes, a path that cannot be
+    /// resolved.
+    Target(io::Error),
+    /// No new file can be made in its directory (a read-only one, /proc): the export is
+    /// written beside the file and renamed over it.
+    Directory(PathBuf, io::Error),
+}
+
+/// What a temporary export file is called after the file it will replace, so that one left
+/// by a process killed with SIGKILL says what it is: `.scan.json.unfinished-hogs-export-`.
+/// The target's name is cut to leave room in a 255-byte name for the rest.
+fn staged_prefix(target: &Path) -> Vec<u8> {
+    let name = target.file_name().map_or(&b""[..], |n| n.as_bytes());
+    let mut prefix = b".".to_vec();
+    prefix.extend_from_slice(&name[..name.len().min(200)]);
+    prefix.extend_from_slice(b".unfinished-hogs-export-");
+    prefix
+}
+
+/// Removes the temporary files that exports to `target` by processes no longer running left
+/// in `dir` (killed by SIGKILL or a crash of the machine, they could not clean up), and
+/// those of older versions of hogs, named `.hogs-export-PID-N.tmp`. A file whose process may
+/// be alive is left: it is being written.
+fn remove_stale(dir: &Path, target: &Path) {
+    let prefix = staged_prefix(target);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        let rest = name
+            .strip_prefix(&prefix[..])
+            .or_else(|| name.strip_prefix(&b".hogs-export-"[..]));
+        let Some(pid) = rest
+            .and_then(|r| r.strip_suffix(b".tmp"))
+            .and_then(staged_pid)
+        else {
+            continue;
+        };
+        if !crate::sys::process_exists(pid) {
+            let _ = std::fs::remove_file(dir.join(OsStr::from_bytes(name)));
+        }
+    }
+}
+
+/// The process id in `PID-N` (what follows the prefix of a temporary file's name).
+fn staged_pid(rest: &[u8]) -> Option<u32> {
+    let (pid, attempt) = rest.split_at(rest.iter().position(|&b| b == b'-')?);
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    if !digits(pid) || !digits(&attempt[1..]) {
+        return None;
+    }
+    std::str::from_utf8(pid).ok()?.parse().ok()
+}
+
 /// A new file beside the target, removed when dropped unless it was renamed over the target.
 pub struct StagedFile {
     file: File,
@@ -29,13 +88,17 @@ pub struct StagedFile {
 }
 
 impl StagedFile {
-    /// Creates `.hogs-export-PID-N.tmp` in `dir` (a name no other file has: `O_EXCL`),
-    /// readable by others unless the umask says otherwise, as `File::create` makes files.
-    fn create(dir: &Path) -> io::Result<StagedFile> {
+    /// Creates `.NAME.unfinished-hogs-export-PID-N.tmp` in `dir` for the target `NAME` (a
+    /// name no other file has: `O_EXCL`), readable by others unless the umask says otherwise,
+    /// as `File::create` makes files.
+    fn create(dir: &Path, target: &Path) -> io::Result<StagedFile> {
         let pid = std::process::id();
+        let prefix = staged_prefix(target);
         let mut attempt = 0;
         loop {
-            let path = dir.join(format!(".hogs-export-{pid}-{attempt}.tmp"));
+            let mut name = prefix.clone();
+            name.extend_from_slice(format!("{pid}-{attempt}.tmp").as_bytes());
+            let path = dir.join(OsStr::from_bytes(&name));
             match File::options()
                 .write(true)
                 .create_new(true)
@@ -76,7 +139,7 @@ impl Drop for StagedFile {
 
 /// Opens the export target before the scan starts, so that a path that cannot be written
 /// fails at once rather than after a long walk. `-` is stdout.
-pub fn open_target(file: &OsStr) -> io::Result<ExportSink> {
+pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
     if file.as_bytes() == b"-" {
         return Ok(ExportSink::Stdout(io::stdout().lock()));
     }
@@ -84,22 +147,26 @@ pub fn open_target(file: &OsStr) -> io::Result<ExportSink> {
     let target = match std::fs::canonicalize(file) {
         Ok(resolved) => resolved,
         Err(e) if e.kind() == io::ErrorKind::NotFound => PathBuf::from(file),
-        Err(e) => return Err(e),
+        Err(e) => return Err(TargetError::Target(e)),
     };
     match std::fs::metadata(&target) {
         Ok(m) if !m.is_file() && !m.is_dir() => {
-            return Ok(ExportSink::InPlace(
-                File::options().write(true).open(&target)?,
-            ))
+            let file = File::options().write(true).open(&target);
+            return file.map(ExportSink::InPlace).map_err(TargetError::Target);
         }
-        Ok(m) if m.is_dir() => return Err(io::Error::from(io::ErrorKind::IsADirectory)),
+        Ok(m) if m.is_dir() => {
+            let is_dir = io::Error::from_raw_os_error(crate::sys::Errno::ISDIR.raw_os_error());
+            return Err(TargetError::Target(is_dir));
+        }
         _ => {}
     }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let temp = StagedFile::create(dir)?;
+    remove_stale(dir, &target);
+    let temp = StagedFile::create(dir, &target)
+        .map_err(|e| TargetError::Directory(dir.to_path_buf(), e))?;
     remove_on_interrupt(&temp.path);
     Ok(ExportSink::Staged { temp, target })
 }

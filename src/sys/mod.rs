@@ -9,7 +9,8 @@
 //! - stat an entry relative to its directory ([`stat_at`], [`fstat`]) and ask whether names
 //!   in it can be looked up ([`may_search`]);
 //! - tell filesystems apart ([`marks_listing_end`], [`open_dir_on_same_mount`]);
-//! - and a few facts of the process (CPUs, limits, blocks read, [`prefault`]).
+//! - and a few facts of the process (CPUs, limits, blocks read, [`prefault`], whether stdout
+//!   was closed at the start, whether a process id is running).
 //!
 //! Everything below a root goes through the parent directory's fd and the bare entry name, so
 //! the kernel never resolves a long path (that costs O(depth) per call and fails past PATH_MAX).
@@ -67,11 +68,12 @@ pub use backend::{
     is_hash_indexed, marks_listing_end, open_dir_on_same_mount, read_entries, read_entries_until,
     read_span, reopen_dir_at, HASH_END,
 };
-// The process: limits and blocks read (POSIX); capabilities, CPUs and affinity, memory
-// (what the backend says).
+// The process: limits, blocks read, a closed stdout, other processes (POSIX); capabilities,
+// CPUs and affinity, memory (what the backend says).
 pub use backend::{one_malloc_arena, prefault, searches_everywhere, usable_cpus, CpuHome};
 pub use posix::{
-    address_space_limited, blocks_read, open_file_at, open_file_path, parent_fd_budget,
+    address_space_limited, blocks_read, note_stdout_closed, open_file_at, open_file_path,
+    parent_fd_budget, process_exists, stdout_closed,
 };
 
 /// Whether one directory may be reached by two paths in one walk without a symlink: on macOS

@@ -191,3 +191,30 @@ pub fn open_file_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<OwnedFd, Errno> 
         | rustix::fs::OFlags::NONBLOCK;
     retry_when_out_of_fds(|| rustix::fs::openat(dir, name, flags, rustix::fs::Mode::empty()))
 }
+
+/// Whether descriptor 1 was closed when the process started (`hogs >&-`). The start opens
+/// /dev/null in its place so that no file of the run becomes "stdout", and std's stdout
+/// takes EBADF as success: without this, output written nowhere would look written.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records that descriptor 1 was closed at the start (see [`stdout_closed`]).
+pub fn note_stdout_closed() {
+    STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether descriptor 1 was closed at the start: what is written to stdout is lost.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether a process with this id may still be running (it exists, or it is not ours to
+/// signal): false only when the kernel says there is none.
+pub fn process_exists(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    !matches!(rustix::process::test_kill_process(pid), Err(Errno::SRCH))
+}

@@ -152,13 +152,15 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
             );
         }
     }
-    if ia.print_marked {
+    if ia.print_marked && !app.state.marks.is_empty() {
         // quit while the walk ran: the marks are entries of the walk's tree
-        app.lend(|app| {
+        let written = app.lend(|app| {
             let state = &app.state;
             let out = &mut io::stdout().lock();
-            let _ = marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null);
+            marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null)
         });
+        // the paths are for a program (`| xargs rm`): a list cut short is a failure
+        status = status.max(crate::app::write_status(written, None, true, ttys.stderr));
     }
     status
 }

@@ -218,38 +218,6 @@ fn broken_pipe_is_silent() {
     );
 }
 
-#[test]
-fn broken_pipe_json_is_silent() {
-    let env = TestEnv::new();
-    big_output_tree(&env);
-    let mut child = std::process::Command::new(hogs_bin())
-        .args(["-j", "d"])
-        .current_dir(env.root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn hogs");
-    {
-        let stdout = child.stdout.take().expect("stdout");
-        let mut r = BufReader::new(stdout);
-        let mut buf = vec![0u8; 100];
-        std::io::Read::read_exact(&mut r, &mut buf).expect("read 100 bytes");
-    }
-    let out = child.wait_with_output().expect("wait for hogs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "hogs -j | head -c 100: exit status {:?}, stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// With -L, a link to a file in a directory we may not search fails its own stat with
 /// EACCES. That is the link's error, not its directory's: the directory is still counted,
 /// as du -L counts it.

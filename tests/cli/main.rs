@@ -32,6 +32,7 @@ mod identity;
 mod import;
 mod interop;
 mod layers;
+mod lost_output;
 mod merge;
 mod network;
 mod output;

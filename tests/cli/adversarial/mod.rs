@@ -25,7 +25,7 @@
 //! | 19 | `-d` / `-z` | `counting::depth_limits_printing_not_counting`, `counting::min_size_boundary_included` |
 //! | 20 | non-UTF-8 names | `sizes::non_utf8_names`, `names::non_utf8_raw_when_piped_escaped_on_terminal` |
 //! | 21 | control, bidi, zero-width, wide names | `output::control_characters_in_names`, `names::*` |
-//! | 22 | broken pipe, /dev/full | `errors::broken_pipe_*`, `errors::dev_full_*` |
+//! | 22 | broken pipe, /dev/full | `errors::broken_pipe_*`, `lost_output::*`, `errors::dev_full_*` |
 //! | 23 | not a terminal, `NO_COLOR` | `output::no_escapes_when_not_a_terminal`, `names::no_color_on_a_terminal` |
 
 mod args;

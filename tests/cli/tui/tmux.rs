@@ -541,3 +541,29 @@ fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() 
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// `--print-marked` with stdout closed (`>&-`, the view drawn on stderr): the marked paths
+/// went nowhere, which is a write error and exit 1, as du says, not a success.
+#[test]
+fn print_marked_into_a_closed_stdout_is_a_write_error() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a", 64 * 1024);
+    let script = format!(
+        "cd '{}' && '{}' i --print-marked t >&-; echo $? > status.txt; sleep 60",
+        env.root().display(),
+        hogs_bin().display()
+    );
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    tmux.wait_for(" hogs  t");
+    tmux.keys(&["Space"]);
+    tmux.wait_for("1 marked");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit anyway?");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "1\n");
+    tmux.wait_for("hogs: write error: Bad file descriptor");
+}
