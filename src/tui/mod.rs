@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod app;
+mod cells;
 pub mod delete;
 pub mod diff;
 mod errors;

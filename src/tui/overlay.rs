@@ -3,9 +3,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
-use ratatui::text::Line;
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Clear, Widget};
 
+use super::cells::{put_str, width};
 use super::state::{Overlay, State};
 use super::text::{keep_head, keep_tail, path_text as path_of};
 use crate::tree::NodeId;
@@ -122,9 +122,9 @@ fn confirm_lines(
 
 /// A bordered box in the middle of the screen (cut to fit a small one).
 fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: Color) {
-    let text_w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let text_w = lines.iter().map(|l| width(l)).max().unwrap_or(0);
     let w = (text_w as u16 + 4)
-        .max(title.len() as u16 + 4)
+        .max(width(title) as u16 + 4)
         .min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect {
@@ -134,20 +134,28 @@ fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: 
         height: h,
     };
     Clear.render(rect, buf);
-    let block = Block::bordered()
-        .title(title.to_string())
-        .border_style(Style::new().fg(color));
+    let block = Block::bordered().border_style(Style::new().fg(color));
     let inner = block.inner(rect);
     block.render(rect, buf);
+    // the title drawn as names are (it may hold a path): on the top border, after its corner
+    let title = keep_head(title, usize::from(rect.width.saturating_sub(2)));
+    put_str(
+        buf,
+        rect.x + 1,
+        rect.y,
+        &title,
+        rect.width.saturating_sub(2),
+        Style::new(),
+    );
     // a blank column inside the left border; lines cut to what is left, `…` included
     let text_area = Rect {
         x: inner.x + 1,
         width: inner.width.saturating_sub(1),
         ..inner
     };
-    let text: Vec<Line> = lines
-        .iter()
-        .map(|l| Line::from(keep_head(l, text_area.width as usize)))
-        .collect();
-    Paragraph::new(text).render(text_area, buf);
+    for (i, l) in lines.iter().take(usize::from(text_area.height)).enumerate() {
+        let cut = keep_head(l, usize::from(text_area.width));
+        let y = text_area.y + i as u16;
+        put_str(buf, text_area.x, y, &cut, text_area.width, Style::new());
+    }
 }

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use ratatui::Frame;
 
+use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
 use super::state::State;
 use super::style::Styles;
@@ -90,7 +91,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         Span::raw(" "),
         Span::styled(path, Style::new().add_modifier(Modifier::BOLD)),
     ]);
-    buf.set_line(area.x, area.y, &line, area.width);
+    put_line(buf, area.x, area.y, &line, area.width);
     if area.height < 2 {
         return;
     }
@@ -145,7 +146,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         Span::styled(text, Style::new().fg(Color::Gray)),
         Span::styled(status, Style::new().fg(color)),
     ]);
-    buf.set_line(area.x, area.y + 1, &line, area.width);
+    put_line(buf, area.x, area.y + 1, &line, area.width);
 }
 
 /// Widths of the optional columns at a screen width.
@@ -268,7 +269,7 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             height: 1,
             ..area
         };
-        buf.set_line(area.x, y, &line, area.width);
+        put_line(buf, area.x, y, &line, area.width);
         if state.is_removed_row(id) {
             // not on the disk: the whole row dimmed
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
@@ -475,10 +476,12 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
     for (i, id) in state.marks.iter().take(inner.height as usize).enumerate() {
         let size = state.format(state.tree.node(id).size(state.mode));
         let path = keep_tail(&path_of(state, id), w.saturating_sub(size.len() + 2));
-        buf.set_string(
+        put_str(
+            buf,
             inner.x,
             inner.y + i as u16,
-            format!("{size:>7} {path}"),
+            &format!("{size:>7} {path}"),
+            inner.width,
             Style::new(),
         );
     }
@@ -517,22 +520,23 @@ fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
     } else {
         (footer_keys(state), Style::new().fg(Color::DarkGray))
     };
-    buf.set_stringn(area.x, area.y, left, area.width as usize, style);
-    if !state.marks.is_empty() {
-        let right = format!(
+    let right = (!state.marks.is_empty()).then(|| {
+        format!(
             " {} marked ({}) ",
             state.marks.len(),
             state.format(state.marks.total(&state.tree, state.mode))
-        );
-        let w = right.chars().count() as u16;
-        if w < area.width {
-            buf.set_string(
-                area.right() - w,
-                area.y,
-                right,
-                Style::new().fg(Color::Black).bg(Color::Yellow),
-            );
-        }
+        )
+    });
+    let right_w = right.as_ref().map_or(0, |r| r.len() as u16);
+    if right_w >= area.width {
+        put_str(buf, area.x, area.y, &left, area.width, style);
+        return;
+    }
+    // the message stops where the count begins: no wide character cut in half under it
+    put_str(buf, area.x, area.y, &left, area.width - right_w, style);
+    if let Some(right) = right {
+        let style = Style::new().fg(Color::Black).bg(Color::Yellow);
+        put_str(buf, area.right() - right_w, area.y, &right, right_w, style);
     }
 }
 

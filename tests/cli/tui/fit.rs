@@ -115,3 +115,35 @@ fn the_quit_question_counts_one_entry_in_the_singular() {
         j.screen()
     );
 }
+
+/// One width rule for every view, the sum of the code points' widths (as the bar chart,
+/// tmux and ncdu count): 👍🏽 is a thumb and a skin-tone modifier, two cells of two columns
+/// each, and what follows it starts four columns on, not two.
+#[test]
+fn an_emoji_with_a_modifier_takes_the_columns_of_its_code_points() {
+    let env = TestEnv::new();
+    env.file("t/a👍🏽z", 40 * 1024).file("t/other", 8 * 1024);
+    let j = Journey::open(&env, &["t"], 60, 10);
+    let buf = j.term.backend().buffer();
+    let row: Vec<&str> = (0..buf.area.width)
+        .map(|x| buf[(x, j.app.state.list_top)].symbol())
+        .collect();
+    let at = row
+        .iter()
+        .position(|s| s.starts_with('👍'))
+        .unwrap_or_else(|| panic!("no thumb: {row:?}"));
+    assert_eq!(
+        row[at - 1..at + 5],
+        ["a", "👍", " ", "🏽", " ", "z"],
+        "{row:?}"
+    );
+    // the bar chart lays the name out in as many columns
+    let out = String::from_utf8_lossy(&env.stdout_ok(["-n", "3", "-w", "60", "t"])).into_owned();
+    let width = |l: &str| -> usize {
+        use unicode_width::UnicodeWidthChar;
+        l.chars().map(|c| c.width().unwrap_or(0)).sum()
+    };
+    let line = |name: &str| out.lines().find(|l| l.contains(name)).unwrap_or_default();
+    assert!(!line("a👍🏽z").is_empty(), "{out}");
+    assert_eq!(width(line("a👍🏽z")), width(line("other")), "{out}");
+}

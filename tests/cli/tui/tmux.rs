@@ -550,3 +550,38 @@ fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() 
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// In a real terminal a name with 👍🏽 is drawn whole, and the box around it keeps its right
+/// border where every other line of the box has it (measured by code points, as tmux draws).
+#[test]
+fn an_emoji_with_a_modifier_is_drawn_whole_and_boxes_stay_square() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a👍🏽z", 40 * 1024).file("t/other", 8 * 1024);
+    let script = view_script(&env, "t");
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    let screen = tmux.wait_for("other");
+    let row = screen.lines().nth(2).unwrap_or_default();
+    assert!(row.ends_with("a👍🏽z"), "{screen}");
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_for("any other key: No");
+    let width = |l: &str| -> usize {
+        use unicode_width::UnicodeWidthChar;
+        l.chars().map(|c| c.width().unwrap_or(0)).sum()
+    };
+    let boxed: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains('│') || l.contains('┌'))
+        .collect();
+    let path = boxed.iter().find(|l| l.contains("t/a")).expect("the path");
+    assert!(path.contains("t/a👍🏽z "), "{screen}");
+    let want = width(boxed[0]);
+    for l in &boxed {
+        assert_eq!(width(l), want, "{l:?}\n{screen}");
+    }
+    tmux.keys(&["n", "q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
