@@ -425,7 +425,7 @@ impl App {
     }
 }
 
-/// Runs the view until the user quits, input ends, or `stop` is set (SIGTERM).
+/// Runs the view until the user quits, input ends, or `stop` is set (a fatal signal).
 pub fn run<B: Backend, E: EventSource>(
     terminal: &mut Terminal<B>,
     events: &mut E,

@@ -2,7 +2,6 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,19 +15,21 @@ pub trait EventSource {
 
 /// Keys, mouse and resizes of the real terminal.
 pub struct TerminalEvents {
-    /// Set while waiting for them (see `terminal::termination_flag`).
-    pub waiting: Arc<AtomicBool>,
+    /// Told when the loop waits for them (see [`super::signals`]).
+    pub watch: Arc<super::signals::Watch>,
 }
 
 impl EventSource for TerminalEvents {
     fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
-        self.waiting.store(true, Ordering::SeqCst);
+        if !self.watch.begin_wait() {
+            return Ok(None); // a signal came: the loop ends
+        }
         let event = match event::poll(timeout) {
             Ok(true) => event::read().map(Some),
             Ok(false) => Ok(None),
             Err(e) => Err(e),
         };
-        self.waiting.store(false, Ordering::SeqCst);
+        self.watch.end_wait();
         event
     }
 }

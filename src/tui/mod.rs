@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod app;
+mod cells;
 pub mod delete;
 pub mod diff;
 mod errors;
@@ -18,6 +19,7 @@ pub mod marks;
 mod overlay;
 mod owners;
 mod requests;
+pub mod signals;
 pub mod state;
 pub mod style;
 pub mod terminal;
@@ -26,8 +28,6 @@ pub mod trash;
 pub mod view;
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use crate::config::{Config, Interactive};
 use crate::error::{fail, report_scan_errors, ExitStatus};
@@ -87,9 +87,8 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     } else {
         return fail("interactive mode needs a terminal: stdout is not one");
     };
-    let waiting = Arc::new(AtomicBool::new(false));
-    let stop = match terminal::termination_flag(&waiting) {
-        Ok(f) => f,
+    let watch = match signals::Watch::start(screen) {
+        Ok(w) => w,
         Err(e) => return fail(format!("cannot watch signals: {e}")),
     };
     let styles = if config.view.color {
@@ -119,6 +118,7 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     {
         return ExitStatus::Incomplete;
     }
+    watch.taking_terminal();
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot set up the terminal: {e}")),
@@ -126,14 +126,13 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     if config.import.is_none() {
         app.start_scan(config.paths.clone());
     }
-    let mut events = event::TerminalEvents { waiting };
-    let result = app::run(&mut term, &mut events, &mut app, &stop);
+    let mut events = event::TerminalEvents {
+        watch: std::sync::Arc::clone(&watch),
+    };
+    let result = app::run(&mut term, &mut events, &mut app, &watch.stop);
+    watch.closing();
     drop(term);
-    terminal::restore(if ia.print_marked && !ttys.stdout {
-        &Screen::Stderr
-    } else {
-        &Screen::Stdout
-    });
+    terminal::restore(&screen);
 
     if let Err(e) = result {
         status = fail(e);
@@ -151,6 +150,10 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
                 app.errors.len() - shown.len()
             );
         }
+    }
+    if let Some(sig) = watch.signal() {
+        // killed, not quit: no marks for a pipe to act on, and the shell's status
+        std::process::exit(128 + sig);
     }
     if ia.print_marked && !app.state.marks.is_empty() {
         // quit while the walk ran: the marks are entries of the walk's tree

@@ -3,11 +3,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
-use ratatui::text::Line;
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Clear, Widget};
 
+use super::cells::{put_str, width};
 use super::state::{Overlay, State};
-use super::text::{keep_head, path_text as path_of};
+use super::text::{keep_head, keep_tail, path_text as path_of};
 use crate::tree::NodeId;
 
 /// Draws the state's overlay, if any, over `area`.
@@ -26,13 +26,18 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             area,
             "Quit?",
             &[
-                format!("{} entries are marked.", state.marks.len()),
+                match state.marks.len() {
+                    1 => "1 entry is marked.".to_string(),
+                    n => format!("{n} entries are marked."),
+                },
                 "Quit anyway?  y: yes   any other key: no".into(),
             ],
             Color::Yellow,
         ),
         Overlay::Confirm { targets, trash } => {
-            let (title, lines) = confirm_lines(state, targets, *trash);
+            // a path keeps its end, the name: the box's borders, margin and indent are 5
+            let room = usize::from(area.width).saturating_sub(5);
+            let (title, lines) = confirm_lines(state, targets, *trash, room);
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
@@ -80,7 +85,12 @@ fn help_lines() -> Vec<String> {
     .collect()
 }
 
-fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec<String>) {
+fn confirm_lines(
+    state: &State,
+    targets: &[NodeId],
+    trash: bool,
+    room: usize,
+) -> (String, Vec<String>) {
     let effect = state.tree.removal(targets);
     let verb = if trash { "Move to the trash" } else { "Delete" };
     // --extents: what is really freed, the bytes only the targets hold
@@ -100,7 +110,7 @@ fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec
         },
     )];
     for &id in targets.iter().take(5) {
-        lines.push(format!("  {}", path_of(state, id)));
+        lines.push(format!("  {}", keep_tail(&path_of(state, id), room)));
     }
     if targets.len() > 5 {
         lines.push(format!("  … and {} more", targets.len() - 5));
@@ -112,9 +122,9 @@ fn confirm_lines(state: &State, targets: &[NodeId], trash: bool) -> (String, Vec
 
 /// A bordered box in the middle of the screen (cut to fit a small one).
 fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: Color) {
-    let text_w = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let text_w = lines.iter().map(|l| width(l)).max().unwrap_or(0);
     let w = (text_w as u16 + 4)
-        .max(title.len() as u16 + 4)
+        .max(width(title) as u16 + 4)
         .min(area.width);
     let h = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect {
@@ -124,21 +134,28 @@ fn draw_box(buf: &mut Buffer, area: Rect, title: &str, lines: &[String], color: 
         height: h,
     };
     Clear.render(rect, buf);
-    let block = Block::bordered()
-        .title(title.to_string())
-        .border_style(Style::new().fg(color));
+    let block = Block::bordered().border_style(Style::new().fg(color));
     let inner = block.inner(rect);
     block.render(rect, buf);
-    let text: Vec<Line> = lines
-        .iter()
-        .map(|l| Line::from(keep_head(l, inner.width as usize)))
-        .collect();
-    Paragraph::new(text).render(
-        Rect {
-            x: inner.x + 1,
-            width: inner.width.saturating_sub(1),
-            ..inner
-        },
+    // the title drawn as names are (it may hold a path): on the top border, after its corner
+    let title = keep_head(title, usize::from(rect.width.saturating_sub(2)));
+    put_str(
         buf,
+        rect.x + 1,
+        rect.y,
+        &title,
+        rect.width.saturating_sub(2),
+        Style::new(),
     );
+    // a blank column inside the left border; lines cut to what is left, `…` included
+    let text_area = Rect {
+        x: inner.x + 1,
+        width: inner.width.saturating_sub(1),
+        ..inner
+    };
+    for (i, l) in lines.iter().take(usize::from(text_area.height)).enumerate() {
+        let cut = keep_head(l, usize::from(text_area.width));
+        let y = text_area.y + i as u16;
+        put_str(buf, text_area.x, y, &cut, text_area.width, Style::new());
+    }
 }

@@ -1,11 +1,9 @@
 //! Taking the terminal over and always giving it back: on a normal exit, an error, a panic
-//! (a hook restores it before the message is printed) and SIGTERM / SIGHUP (a flag the event
-//! loop checks; in raw mode Ctrl-C arrives as a key, not as SIGINT). A SIGHUP that comes
-//! while the view waits for input ends the process at once: see [`termination_flag`].
+//! (a hook restores it before the message is printed) and a fatal signal (see
+//! [`super::signals`]).
 
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Once};
+use std::sync::Once;
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -16,6 +14,7 @@ use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
 /// Where the screen is drawn: stdout, or stderr when stdout is a pipe (`--print-marked`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Screen {
     Stdout,
     Stderr,
@@ -61,30 +60,4 @@ pub fn init(screen: Screen) -> io::Result<Terminal<CrosstermBackend<Writer>>> {
         return Err(e);
     }
     Terminal::new(CrosstermBackend::new(w)).inspect_err(|_| restore(&screen))
-}
-
-/// A flag set by SIGTERM, SIGHUP or SIGINT: the event loop then ends and restores.
-///
-/// But a SIGHUP while `waiting` (the loop is waiting for input) exits at once, status 129
-/// (128 + SIGHUP, as a shell reports it): the terminal has gone away, and crossterm's read
-/// loop then spins on a descriptor that is always readable and never returns, timeout or
-/// not (crossterm-rs/crossterm#793), so the loop would never look at the flag. An orphan
-/// `hogs i` took a whole CPU that way after its tmux session was killed. There is no
-/// terminal left to restore, and nothing is being deleted while input is awaited.
-pub fn termination_flag(waiting: &Arc<AtomicBool>) -> io::Result<Arc<AtomicBool>> {
-    // (first: signal-hook runs a signal's actions in the order they were registered)
-    signal_hook::flag::register_conditional_shutdown(
-        signal_hook::consts::SIGHUP,
-        128 + signal_hook::consts::SIGHUP,
-        Arc::clone(waiting),
-    )?;
-    let flag = Arc::new(AtomicBool::new(false));
-    for sig in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(sig, Arc::clone(&flag))?;
-    }
-    Ok(flag)
 }

@@ -9,13 +9,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use ratatui::Frame;
 
+use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
 use super::state::State;
 use super::style::Styles;
 pub use super::text::display;
 use super::text::{keep_tail, path_text as path_of};
 use crate::render::diff::signed_size;
-use crate::render::escape::{escape, truncate};
+use crate::render::escape::{escape, str_width, truncate};
 use crate::tree::{flags, EntryKind, NodeId, TOTAL};
 
 /// Where each part of the screen goes.
@@ -90,7 +91,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         Span::raw(" "),
         Span::styled(path, Style::new().add_modifier(Modifier::BOLD)),
     ]);
-    buf.set_line(area.x, area.y, &line, area.width);
+    put_line(buf, area.x, area.y, &line, area.width);
     if area.height < 2 {
         return;
     }
@@ -101,10 +102,11 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
+    let entries = node.entries.saturating_sub(u32::from(state.dir != TOTAL));
     let mut text = format!(
-        " {} · {} entries · {mode}{} · by {}",
+        " {} · {entries} {} · {mode}{} · by {}",
         state.format(node.size(state.mode)),
-        node.entries.saturating_sub(u32::from(state.dir != TOTAL)),
+        if entries == 1 { "entry" } else { "entries" },
         super::extents::header(state),
         state.sort_label()
     );
@@ -144,7 +146,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         Span::styled(text, Style::new().fg(Color::Gray)),
         Span::styled(status, Style::new().fg(color)),
     ]);
-    buf.set_line(area.x, area.y + 1, &line, area.width);
+    put_line(buf, area.x, area.y + 1, &line, area.width);
 }
 
 /// Widths of the optional columns at a screen width.
@@ -267,7 +269,7 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             height: 1,
             ..area
         };
-        buf.set_line(area.x, y, &line, area.width);
+        put_line(buf, area.x, y, &line, area.width);
         if state.is_removed_row(id) {
             // not on the disk: the whole row dimmed
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
@@ -293,7 +295,13 @@ struct Columns {
     dir_size: u64,
     /// The biggest row's size: what fills a bar.
     largest: u64,
+    /// The item count and mtime columns, when asked for and there is room.
+    count: bool,
+    mtime: bool,
 }
+
+/// The fewest columns a name keeps before the optional columns give way to it.
+const NAME_ROOM: usize = 12;
 
 impl Columns {
     fn of(state: &State, visible: &[NodeId], width: u16) -> Columns {
@@ -315,7 +323,7 @@ impl Columns {
             .max()
             .unwrap_or(0)
             .max(6);
-        Columns {
+        let mut cols = Columns {
             size_w: sizes.iter().map(String::len).max().unwrap_or(0).max(5),
             sizes,
             bar_w: bar_width(width),
@@ -324,6 +332,39 @@ impl Columns {
             sharing: super::extents::cells(state, visible),
             dir_size: src.node(state.dir).size(state.mode),
             largest: state.largest(),
+            count: state.show_count,
+            mtime: state.show_mtime,
+        };
+        cols.make_room(width as usize);
+        cols
+    }
+
+    /// Columns before the name: size, share, sharing, change, bar, count, mtime, flags.
+    fn used(&self) -> usize {
+        let sharing = self
+            .sharing
+            .as_ref()
+            .map_or(0, |c| c.iter().map(|t| str_width(t)).max().unwrap_or(0));
+        let change = self.changes.as_ref().map_or(0, |_| self.change_w + 1);
+        let bar = if self.bar_w > 0 { self.bar_w + 1 } else { 0 };
+        self.size_w
+            + 8
+            + sharing
+            + change
+            + bar
+            + 7 * usize::from(self.count)
+            + 11 * usize::from(self.mtime)
+            + 2
+    }
+
+    /// Names first: on a narrow screen the mtime column goes, then the count column, rather
+    /// than the names (rows of numbers with nothing to say whose they are).
+    fn make_room(&mut self, width: usize) {
+        if width.saturating_sub(self.used()) < NAME_ROOM {
+            self.mtime = false;
+        }
+        if width.saturating_sub(self.used()) < NAME_ROOM {
+            self.count = false;
         }
     }
 }
@@ -377,13 +418,13 @@ fn row_line(
         ));
         spans.push(Span::raw(" "));
     }
-    if state.show_count {
+    if cols.count {
         spans.push(Span::raw(format!(
             "{:>6} ",
             crate::units::format_size(n.entries as u64, crate::vocab::SizeMode::Count, state.units)
         )));
     }
-    if state.show_mtime {
+    if cols.mtime {
         spans.push(Span::raw(format!("{} ", date(n.mtime))));
     }
     let mark = if marked { '*' } else { ' ' };
@@ -435,13 +476,29 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
     for (i, id) in state.marks.iter().take(inner.height as usize).enumerate() {
         let size = state.format(state.tree.node(id).size(state.mode));
         let path = keep_tail(&path_of(state, id), w.saturating_sub(size.len() + 2));
-        buf.set_string(
+        put_str(
+            buf,
             inner.x,
             inner.y + i as u16,
-            format!("{size:>7} {path}"),
+            &format!("{size:>7} {path}"),
+            inner.width,
             Style::new(),
         );
     }
+}
+
+/// The keys the footer offers: only what works (no delete with `--no-delete` or a saved
+/// scan, no rescan of a saved scan).
+fn footer_keys(state: &State) -> String {
+    let mut keys = vec!["?:help", "␣:mark"];
+    if state.allow_delete {
+        keys.push("d:delete");
+    }
+    if !state.imported {
+        keys.push("r:rescan");
+    }
+    keys.extend(["/:filter", "q:quit"]);
+    keys.join(" ")
 }
 
 fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
@@ -461,27 +518,25 @@ fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
     } else if let Some(m) = &state.message {
         (m.clone(), Style::new().fg(Color::Yellow))
     } else {
-        (
-            "?:help ␣:mark d:delete r:rescan /:filter q:quit".to_string(),
-            Style::new().fg(Color::DarkGray),
-        )
+        (footer_keys(state), Style::new().fg(Color::DarkGray))
     };
-    buf.set_stringn(area.x, area.y, left, area.width as usize, style);
-    if !state.marks.is_empty() {
-        let right = format!(
+    let right = (!state.marks.is_empty()).then(|| {
+        format!(
             " {} marked ({}) ",
             state.marks.len(),
             state.format(state.marks.total(&state.tree, state.mode))
-        );
-        let w = right.chars().count() as u16;
-        if w < area.width {
-            buf.set_string(
-                area.right() - w,
-                area.y,
-                right,
-                Style::new().fg(Color::Black).bg(Color::Yellow),
-            );
-        }
+        )
+    });
+    let right_w = right.as_ref().map_or(0, |r| r.len() as u16);
+    if right_w >= area.width {
+        put_str(buf, area.x, area.y, &left, area.width, style);
+        return;
+    }
+    // the message stops where the count begins: no wide character cut in half under it
+    put_str(buf, area.x, area.y, &left, area.width - right_w, style);
+    if let Some(right) = right {
+        let style = Style::new().fg(Color::Black).bg(Color::Yellow);
+        put_str(buf, area.right() - right_w, area.y, &right, right_w, style);
     }
 }
 

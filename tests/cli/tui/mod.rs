@@ -7,6 +7,7 @@ mod delete;
 mod diff;
 mod extents;
 mod filter_mouse;
+mod fit;
 mod live;
 mod local_time;
 mod owners;

@@ -177,40 +177,49 @@ fn in_a_real_terminal_marked_files_are_deleted_after_confirming_and_trash_works(
     assert!(env.path("t/keep").exists() && env.path("t/old/a").exists());
 }
 
+/// A fatal signal sent to a view that waits for input (SIGHUP as a hang-up would send it,
+/// SIGTERM, and SIGINT / SIGQUIT, which raw mode only gets from `kill`): the terminal is
+/// given back (cooked mode, the main screen) and the status is the shell's 128 + N.
 #[test]
-fn sigterm_ends_the_view_and_gives_the_terminal_back() {
+fn a_fatal_signal_gives_the_terminal_back_and_the_status_of_the_signal() {
     if !Tmux::available() {
         skip!("skipped: tmux is not installed (.ci/run installs it)");
         return;
     }
     let env = TestEnv::new();
     env.file("t/a", 4096);
-    let script = format!(
-        "cd '{}' && sh -c 'echo $$ > pid.txt; exec \"$0\" i t' '{}'; echo $? > status.txt; \
-         stty -a > stty.txt; sleep 60",
-        env.root().display(),
-        hogs_bin().display()
-    );
-    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
-    tmux.wait_for(" hogs ");
-    let pid = wait_for_file(&env.path("pid.txt"));
-    let st = Command::new("kill")
-        .args(["-TERM", pid.trim()])
-        .status()
-        .expect("kill");
-    assert!(st.success());
-    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
-    let stty = wait_for_file(&env.path("stty.txt"));
-    // cooked mode again: line editing and echo on
-    let words: Vec<&str> = stty.split_whitespace().collect();
-    for flag in ["icanon", "echo", "isig"] {
-        assert!(words.contains(&flag), "{flag:?} not restored:\n{stty}");
+    for (sig, want) in [("HUP", 129), ("TERM", 143), ("INT", 130), ("QUIT", 131)] {
+        let script = format!(
+            "cd '{}' && sh -c 'echo $$ > {sig}.pid; exec \"$0\" i t' '{}'; \
+             echo $? > {sig}.status; stty -a > {sig}.stty; sleep 60",
+            env.root().display(),
+            hogs_bin().display()
+        );
+        let tmux = Tmux::start(env.path(format!("{sig}.sock")), &[], &script);
+        tmux.wait_for(" hogs ");
+        let pid = wait_for_file(&env.path(format!("{sig}.pid")));
+        let st = Command::new("kill")
+            .args([&format!("-{sig}"), pid.trim()])
+            .status()
+            .expect("kill");
+        assert!(st.success());
+        let status = wait_for_file(&env.path(format!("{sig}.status")));
+        assert_eq!(status, format!("{want}\n"), "SIG{sig}");
+        let stty = wait_for_file(&env.path(format!("{sig}.stty")));
+        // cooked mode again: line editing and echo on
+        let words: Vec<&str> = stty.split_whitespace().collect();
+        for flag in ["icanon", "echo", "isig"] {
+            assert!(
+                words.contains(&flag),
+                "SIG{sig}: {flag:?} not restored:\n{stty}"
+            );
+        }
+        let screen = tmux.screen();
+        assert!(
+            !screen.contains(" hogs "),
+            "SIG{sig}: still on the alternate screen:\n{screen}"
+        );
     }
-    let screen = tmux.screen();
-    assert!(
-        !screen.contains(" hogs "),
-        "still on the alternate screen:\n{screen}"
-    );
 }
 
 #[test]
@@ -539,6 +548,41 @@ fn trashing_into_the_trash_of_the_scanned_mount_keeps_the_bytes_in_the_totals() 
         "{screen}"
     );
     tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
+
+/// In a real terminal a name with 👍🏽 is drawn whole, and the box around it keeps its right
+/// border where every other line of the box has it (measured by code points, as tmux draws).
+#[test]
+fn an_emoji_with_a_modifier_is_drawn_whole_and_boxes_stay_square() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a👍🏽z", 40 * 1024).file("t/other", 8 * 1024);
+    let script = view_script(&env, "t");
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    let screen = tmux.wait_for("other");
+    let row = screen.lines().nth(2).unwrap_or_default();
+    assert!(row.ends_with("a👍🏽z"), "{screen}");
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_for("any other key: No");
+    let width = |l: &str| -> usize {
+        use unicode_width::UnicodeWidthChar;
+        l.chars().map(|c| c.width().unwrap_or(0)).sum()
+    };
+    let boxed: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains('│') || l.contains('┌'))
+        .collect();
+    let path = boxed.iter().find(|l| l.contains("t/a")).expect("the path");
+    assert!(path.contains("t/a👍🏽z "), "{screen}");
+    let want = width(boxed[0]);
+    for l in &boxed {
+        assert_eq!(width(l), want, "{l:?}\n{screen}");
+    }
+    tmux.keys(&["n", "q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
 
