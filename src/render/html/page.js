@@ -146,7 +146,8 @@
   let budget = 0;
   // draws the children of `i` into `box` of `into` (coordinates inside it)
   function fill(into, i, x0, y0, w, h, depth) {
-    const shown = kids[i].filter((k) => rows[k][SIZE] > 0);
+    // biggest first, the folded entry in its place by size
+    const shown = kids[i].filter((k) => rows[k][SIZE] > 0).sort((a, b) => rows[b][SIZE] - rows[a][SIZE]);
     if (!shown.length || w < 2 || h < 2) return;
     const rects = squarify(shown.map((k) => rows[k][SIZE]), 0, 0, w, h);
     for (let n = 0; n < shown.length && budget > 0; n++) {
