@@ -33,6 +33,9 @@ pub enum Kept<Id> {
     Folded { count: u64, size: u64 },
 }
 
+/// Every kept directory: its kept children, and the number and summed size of all of them.
+type KeptDirs<Id> = FxHashMap<Id, (Vec<Id>, u64, u64)>;
+
 /// At most this many children of one directory: a rectangle needs a few pixels, a table a
 /// few thousand rows at most to be read.
 const MAX_KIDS: usize = 1000;
@@ -44,8 +47,7 @@ pub fn prune<S: Source>(src: &S, budget: usize) -> Vec<Kept<S::Id>> {
     let order = |a: &S::Id, b: &S::Id| -> Ordering {
         (src.size(*b), Reverse(src.name(*b))).cmp(&(src.size(*a), Reverse(src.name(*a))))
     };
-    // for every kept directory: its kept children, and the number and size of all of them
-    let mut kept: FxHashMap<S::Id, (Vec<S::Id>, u64, u64)> = FxHashMap::default();
+    let mut kept: KeptDirs<S::Id> = FxHashMap::default();
     // biggest first; equal sizes in the order they were offered (deterministic)
     let mut heap: BinaryHeap<(u64, Reverse<u64>, usize)> = BinaryHeap::new();
     let mut offered: Vec<(S::Id, S::Id)> = Vec::new();
@@ -88,11 +90,7 @@ pub fn prune<S: Source>(src: &S, budget: usize) -> Vec<Kept<S::Id>> {
 }
 
 /// The kept entries depth-first from `top`, each directory's folded entry after its children.
-fn lay_out<S: Source>(
-    src: &S,
-    top: S::Id,
-    kept: &FxHashMap<S::Id, (Vec<S::Id>, u64, u64)>,
-) -> Vec<Kept<S::Id>> {
+fn lay_out<S: Source>(src: &S, top: S::Id, kept: &KeptDirs<S::Id>) -> Vec<Kept<S::Id>> {
     enum Step<Id> {
         Entry(Id),
         Folded(u64, u64),

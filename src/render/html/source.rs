@@ -127,7 +127,7 @@ impl Source for DiffSource<'_> {
         let mut i = start;
         while i < out.len() {
             let c = out[i];
-            let keep = d.status(c) == Status::Same && !(sel.only_dirs && !d.is_dir(c))
+            let keep = d.status(c) == Status::Same && (d.is_dir(c) || !sel.only_dirs)
                 || sel.is_visible(d, c);
             if keep {
                 i += 1;
