@@ -56,6 +56,7 @@ set edit:completion:arg-completer[hogs] = {|@words|
             cand --config 'Read settings from this TOML file instead of the default config file'
             cand --import 'Show a scan saved in ncdu''s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (''-'' for stdin). Several files (repeated, or several after one --import) are scans of parts of a tree, merged: each placed at the path it was scanned at'
             cand --diff 'Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank, appeared or went. The new scan is PATH, or another export: a PATH that is a regular file, or --import FILE'
+            cand --html 'Write the scan (or the --diff, the --by-owner view) as one self-contained HTML page with a zoomable treemap and a table (''-'' for stdout)'
             cand -r 'Print the tree upside down: the root first, biggest entries at the top'
             cand --reverse 'Print the tree upside down: the root first, biggest entries at the top'
             cand -s 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'

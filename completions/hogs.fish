@@ -31,6 +31,7 @@ complete -c hogs -s S -l stack-size -d 'Accepted for dust\'s users and ignored: 
 complete -c hogs -l config -d 'Read settings from this TOML file instead of the default config file' -r
 complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin). Several files (repeated, or several after one --import) are scans of parts of a tree, merged: each placed at the path it was scanned at' -r
 complete -c hogs -l diff -d 'Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank, appeared or went. The new scan is PATH, or another export: a PATH that is a regular file, or --import FILE' -r
+complete -c hogs -l html -d 'Write the scan (or the --diff, the --by-owner view) as one self-contained HTML page with a zoomable treemap and a table (\'-\' for stdout)' -r
 complete -c hogs -s r -l reverse -d 'Print the tree upside down: the root first, biggest entries at the top'
 complete -c hogs -s s -l apparent-size -d 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'
 complete -c hogs -s f -l filecount -d 'Count files and directories (inodes, as `du --inodes`) instead of bytes'

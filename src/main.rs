@@ -98,6 +98,7 @@ fn run() -> i32 {
         Mode::Export(target) => app::export::run(&config, target),
         Mode::Diff { diff, json } => app::diff::run(&config, diff, *json),
         Mode::Interactive(ia) => hogs::tui::run(&config, ia),
+        Mode::Html(html) => app::html::run(&config, html),
     };
     // --exit-zero: what could not be read was named; the status keeps dust's 0
     if config.exit_zero && status == ExitStatus::Incomplete {

@@ -27,56 +27,12 @@ use crate::{export, import, render};
 /// `--diff-root-any`. `json`: `-j`'s document instead of bars.
 pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
     let err_tty = config.terminals.stderr;
-    // the saved scan first: a bad file fails before a long walk
-    let mut old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
-        Ok(scan) => scan,
-        Err(msg) => return fail(msg),
+    let sides = match matched(config, opts) {
+        Ok(sides) => sides,
+        Err(status) => return status,
     };
-    // before the new scan is loaded beside it
-    slim(&mut old.tree, config);
-    let new = match &config.import {
-        Some(imports) => match import::import_files(
-            &imports.files,
-            imports.keep_first,
-            err_tty,
-            keep_for_diff(config),
-        ) {
-            Ok(scan) => scan,
-            Err(msg) => return fail(msg),
-        },
-        None => super::scan::walk_paths(config),
-    };
-    let mut status = ExitStatus::Success;
-    for scan in [&old, &new] {
-        if !scan.errors.is_empty() {
-            status = ExitStatus::Incomplete;
-            let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), err_tty);
-        }
-    }
-    let (Some(old_root), Some(new_root)) = (old.tree.roots().next(), new.tree.roots().next())
-    else {
-        return ExitStatus::Incomplete; // the path could not be read: said above
-    };
-    let new_name = match &config.import {
-        Some(_) => new.tree.name(new_root).to_vec(),
-        None => export::root_name(config.paths[0].as_os_str()),
-    };
-    if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
-        return fail(msg);
-    }
-    let shown_name = new.tree.name(new_root).to_vec();
-    let walked = config.import.is_none();
-    if config.extents && old.tree.sharing.is_empty() {
-        crate::error::say(format!(
-            "--diff: '{}' was not saved with --extents: its sizes count every clone and \
-             snapshot again",
-            shown(opts.old.as_bytes(), err_tty)
-        ));
-    }
-    let old = prepare(old.tree, &shown_name, config, false);
-    let new = prepare(new.tree, &shown_name, config, walked);
-    let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
-    let diff = matching.with(&old, &new);
+    let mut status = sides.status;
+    let diff = sides.matching.with(&sides.old, &sides.new);
 
     let view = &config.view;
     let sel = DiffSelection {
@@ -104,6 +60,79 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status
+}
+
+/// Both scans of a comparison, loaded, checked and matched.
+pub struct Matched {
+    pub old: Tree,
+    pub new: Tree,
+    pub matching: Matching,
+    /// Whether either scan had errors (said on stderr).
+    pub status: ExitStatus,
+    /// The new scan's root as the views name it (the path given, or the export's).
+    pub shown_name: Vec<u8>,
+}
+
+/// Loads the earlier scan, then the new one (a walk or another export), reports their errors
+/// and matches them. `Err`: a scan could not be loaded or the roots differ (said).
+pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatus> {
+    let err_tty = config.terminals.stderr;
+    // the saved scan first: a bad file fails before a long walk
+    let mut old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
+        Ok(scan) => scan,
+        Err(msg) => return Err(fail(msg)),
+    };
+    // before the new scan is loaded beside it
+    slim(&mut old.tree, config);
+    let new = match &config.import {
+        Some(imports) => match import::import_files(
+            &imports.files,
+            imports.keep_first,
+            err_tty,
+            keep_for_diff(config),
+        ) {
+            Ok(scan) => scan,
+            Err(msg) => return Err(fail(msg)),
+        },
+        None => super::scan::walk_paths(config),
+    };
+    let mut status = ExitStatus::Success;
+    for scan in [&old, &new] {
+        if !scan.errors.is_empty() {
+            status = ExitStatus::Incomplete;
+            let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), err_tty);
+        }
+    }
+    let (Some(old_root), Some(new_root)) = (old.tree.roots().next(), new.tree.roots().next())
+    else {
+        return Err(ExitStatus::Incomplete); // the path could not be read: said above
+    };
+    let new_name = match &config.import {
+        Some(_) => new.tree.name(new_root).to_vec(),
+        None => export::root_name(config.paths[0].as_os_str()),
+    };
+    if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
+        return Err(fail(msg));
+    }
+    let shown_name = new.tree.name(new_root).to_vec();
+    let walked = config.import.is_none();
+    if config.extents && old.tree.sharing.is_empty() {
+        crate::error::say(format!(
+            "--diff: '{}' was not saved with --extents: its sizes count every clone and \
+             snapshot again",
+            shown(opts.old.as_bytes(), err_tty)
+        ));
+    }
+    let old = prepare(old.tree, &shown_name, config, false);
+    let new = prepare(new.tree, &shown_name, config, walked);
+    let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
+    Ok(Matched {
+        old,
+        new,
+        matching,
+        status,
+        shown_name,
+    })
 }
 
 /// The two sides of the interactive view's comparison: the earlier scan (loaded, checked

@@ -1,11 +1,12 @@
 //! The runs that print and exit, one module per [`Mode`](crate::config::Mode):
 //! [`print`](mod@print) (a view of the scan), [`export`] (`-O`) and [`diff`] (`--diff`, also
-//! the loading of both sides for the interactive view). [`scan`] is what they share: the scan
+//! the loading of both sides for the interactive view), [`html`] (`--html`). [`scan`] is what they share: the scan
 //! with its progress line, its errors reported. The interactive view's run is
 //! [`crate::tui::run`].
 
 pub mod diff;
 pub mod export;
+pub mod html;
 pub mod print;
 pub mod scan;
 

@@ -332,6 +332,11 @@ pub struct Cli {
     #[arg(long = "diff-root-any", requires = "diff")]
     pub diff_root_any: bool,
 
+    /// Write the scan (or the --diff, the --by-owner view) as one self-contained HTML page
+    /// with a zoomable treemap and a table ('-' for stdout)
+    #[arg(long = "html", value_name = "FILE")]
+    pub html: Option<OsString>,
+
     /// `hogs i`: turn deleting (d, t) off
     #[arg(long = "no-delete")]
     pub no_delete: bool,

@@ -36,6 +36,7 @@ const NOT_KEYS: &[&str] = &[
     "export-extended",
     "diff",
     "diff-root-any",
+    "html",
     // a question asked of one scan (it also makes the walk record every entry's owner)
     "by-owner",
     // how the marked paths are written depends on the pipe they go to on this command line

@@ -19,7 +19,7 @@ use crate::units::parse_size;
 use crate::vocab::{trim_trailing_slashes, SizeMode, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
-pub use mode::{DiffOptions, ExportTarget, Form, Interactive, Mode, Rows, View};
+pub use mode::{DiffOptions, ExportTarget, Form, HtmlReport, Interactive, Mode, Rows, View};
 
 /// `--import FILE…`: the exports to load instead of walking, merged when there are several.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +161,7 @@ impl Config {
                 "invalid zero-length file name: nothing to scan".into(),
             ));
         }
-        if matches!(mode, Mode::Print(_)) {
+        if matches!(mode, Mode::Print(_) | Mode::Html(_)) {
             paths = outermost(paths);
         }
         if cli.number_of_lines.is_none() && matches!(mode, Mode::Print(v) if v.form == Form::Json) {
@@ -416,7 +416,7 @@ fn walk_options(
             // --by-owner: the uid of every entry
             || cli.by_owner,
         // what shows, filters or writes a time
-        keep_times: matches!(mode, Mode::Interactive(_))
+        keep_times: matches!(mode, Mode::Interactive(_) | Mode::Html(_))
             || export.is_some_and(|e| e.extended)
             || !filters.times.is_empty()
             || cli.filetime.is_some(),

@@ -18,6 +18,20 @@ pub enum Mode {
     Diff { diff: DiffOptions, json: bool },
     /// `hogs i`: the full-screen view.
     Interactive(Interactive),
+    /// `--html FILE`: write the scan as one HTML page.
+    Html(HtmlReport),
+}
+
+/// What `--html` writes, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HtmlReport {
+    /// The file to write; `-` is stdout.
+    pub file: OsString,
+    /// What the page shows: the tree (coloured by kind), or with `--by-owner` the tree
+    /// coloured by owner (`-t` and `-F` are refused).
+    pub rows: Rows,
+    /// `--diff OLD`: the changes since OLD, coloured by growth.
+    pub diff: Option<DiffOptions>,
 }
 
 /// A printed view of the scan.
@@ -92,6 +106,7 @@ impl Mode {
         match self {
             Mode::Diff { diff, .. } => Some(diff),
             Mode::Interactive(ia) => ia.diff.as_ref(),
+            Mode::Html(html) => html.diff.as_ref(),
             Mode::Print(_) | Mode::Export(_) => None,
         }
     }
@@ -160,6 +175,9 @@ pub(super) fn decide(
             })
         }
     };
+    if let Some(file) = &cli.html {
+        return html_report(cli, interactive, export.is_some(), file, diff);
+    }
     Ok(match (interactive, export, diff) {
         (true, _, diff) => Mode::Interactive(Interactive {
             no_delete: cli.no_delete,
@@ -174,6 +192,37 @@ pub(super) fn decide(
         },
         (false, None, None) => Mode::Print(printed_view(cli)),
     })
+}
+
+/// `--html FILE`: the page, with the options it cannot go with refused.
+fn html_report(
+    cli: &Cli,
+    interactive: bool,
+    export: bool,
+    file: &OsString,
+    diff: Option<DiffOptions>,
+) -> Result<Mode, ConfigError> {
+    let clash = if interactive {
+        Some("the interactive view (`hogs i`)")
+    } else if export {
+        Some("--export")
+    } else if cli.file_types {
+        Some("--file-types")
+    } else if cli.only_file {
+        Some("--only-file")
+    } else if cli.filetime.is_some() {
+        Some("--filetime")
+    } else {
+        None
+    };
+    if let Some(flag) = clash {
+        return Err(ConfigError(format!("--html does not apply to {flag}")));
+    }
+    Ok(Mode::Html(HtmlReport {
+        file: file.clone(),
+        rows: printed_view(cli).rows,
+        diff,
+    }))
 }
 
 /// `-t` wins over `-F`, `-j` over `-R`; `-F -j` is the files, flat, as dust writes it.

@@ -5,6 +5,7 @@ pub mod color;
 pub mod diff;
 pub mod diff_json;
 pub mod escape;
+pub mod html;
 pub mod json;
 pub mod labels;
 mod options;

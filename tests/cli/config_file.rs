@@ -362,6 +362,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "export-extended",
         "diff",
         "diff-root-any",
+        "html",
         "by-owner",
         "null",
         "extents",

@@ -28,6 +28,7 @@ mod export;
 mod extents;
 mod extents_views;
 mod generated;
+mod html;
 mod identity;
 mod import;
 mod interop;

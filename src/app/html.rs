@@ -1,0 +1,214 @@
+//! `hogs --html FILE [PATH...]`: the scan (a walk or `--import`), its owners (`--by-owner`)
+//! or a comparison (`--diff OLD`) written as one self-contained HTML page
+//! ([`crate::render::html`]). The file is replaced only once the page is whole.
+
+use std::io::{self, BufWriter, Write};
+use std::os::unix::ffi::OsStrExt;
+
+use rustc_hash::FxHashMap;
+
+use crate::config::{Config, HtmlReport, Rows};
+use crate::diff::select::DiffSelection;
+use crate::error::{fail, ExitStatus};
+use crate::export;
+use crate::render::escape::shown;
+use crate::render::html::source::{DiffSource, ScanSource};
+use crate::render::html::{render_html, Colours, Facts};
+use crate::render::labels::Labels;
+use crate::tree::{self, NodeId, Selection, Tree, TOTAL};
+use crate::vocab::UnitStyle;
+use crate::{owners, walk};
+
+/// Owners the legend names one by one; the rest share one colour.
+const OWNER_COLOURS: usize = 12;
+
+/// Opens the target, scans (or loads and compares), writes the page.
+pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
+    let sink = match export::open_target(&html.file) {
+        Ok(w) => w,
+        Err(e) => {
+            return fail(format!(
+                "cannot write '{}': {}",
+                shown(html.file.as_bytes(), err_tty),
+                super::io_cause(&e)
+            ))
+        }
+    };
+    let mut out = BufWriter::with_capacity(64 * 1024, sink);
+    let (written, status) = match &html.diff {
+        Some(opts) => match super::diff::matched(config, opts) {
+            Ok(sides) => {
+                let written = diff_page(config, &sides, &mut out);
+                (written, sides.status)
+            }
+            Err(status) => return status,
+        },
+        None => match scan_page(config, html.rows, &mut out) {
+            Ok(written) => written,
+            Err(status) => return status,
+        },
+    };
+    // the file is replaced only now, complete (see `export::ExportSink`)
+    let written = written
+        .and_then(|()| out.into_inner().map_err(io::IntoInnerError::into_error))
+        .and_then(export::ExportSink::finish);
+    status.max(super::write_status(written, Some(&html.file), err_tty))
+}
+
+/// The facts every page's header gives.
+fn facts(config: &Config, colours: Colours, total_top: bool) -> Facts {
+    let mut notes = Vec::new();
+    let paths = match &config.import {
+        Some(imports) => {
+            let files = imports.files.iter().map(|f| f.as_bytes().to_vec());
+            notes.push(format!("read from {} saved scan(s)", imports.files.len()));
+            files.collect()
+        }
+        None => config.paths.iter().map(|p| p.as_bytes().to_vec()).collect(),
+    };
+    if config.filters.is_active() {
+        notes.push("filtered: only the entries the filters kept are counted".into());
+    }
+    if config.extents {
+        notes.push("--extents: each range of disk counted once".into());
+    }
+    if let Some(diff) = config.mode.diff() {
+        let old = String::from_utf8_lossy(diff.old.as_bytes());
+        notes.push(format!("compared with the scan saved in {old}"));
+    }
+    Facts {
+        paths,
+        when: export::now(),
+        mode: config.walk.mode,
+        si: config.view.units == UnitStyle::HumanSi,
+        total_top,
+        colours,
+        notes,
+    }
+}
+
+/// The scan's page: its tree, coloured by kind or (`--by-owner`) by owner.
+fn scan_page(
+    config: &Config,
+    rows: Rows,
+    out: &mut dyn Write,
+) -> Result<(io::Result<()>, ExitStatus), ExitStatus> {
+    let (scan, status) = super::scan::load(config)?;
+    let mut tree = scan.tree;
+    tree.apply_filters(&config.filters);
+    walk::extents::keep_imported(&mut tree, config.walk.mode, config.filters.is_active());
+    if config.extents {
+        if let Some(note) = walk::extents::measure(&mut tree, config.walk.threads) {
+            crate::error::say(note);
+        }
+    }
+    tree.finish();
+    let all = tree.roots();
+    let mut roots: Vec<NodeId> = all
+        .clone()
+        .filter(|&r| !tree.node(r).has(tree::flags::DUPLICATE))
+        .collect();
+    if roots.is_empty() {
+        roots = all.collect();
+    }
+    let Some(&first) = roots.first() else {
+        return Ok((Ok(()), status)); // nothing could be read: said above
+    };
+    let top = if roots.len() == 1 { first } else { TOTAL };
+    let labels = Labels::dust(&tree, &roots, false);
+    let view = &config.view;
+    let sel = Selection {
+        mode: config.walk.mode,
+        max_rows: usize::MAX,
+        max_depth: None,
+        min_size: view.min_size,
+        only_dirs: view.only_dirs,
+        hide_empty: config.filters.hides_empty_dirs(),
+        collapsed: tree.dirs_matching(&view.collapse.0, &view.collapse.1),
+        ties: labels.ties(&tree),
+    };
+    let owners = match rows {
+        Rows::Owners => Some(owner_legend(config, &tree, top)?),
+        _ => None,
+    };
+    let colours = match &owners {
+        Some((legend, _)) => Colours::Owner(legend.clone()),
+        None => Colours::Kind,
+    };
+    let src = ScanSource {
+        tree: &tree,
+        top,
+        sel: &sel,
+        labels: &labels,
+        owners: owners.as_ref().map(|(legend, index)| {
+            (
+                index,
+                u32::try_from(legend.len().saturating_sub(1)).unwrap_or(0),
+            )
+        }),
+    };
+    let written = render_html(&src, &facts(config, colours, top == TOTAL), out);
+    // the process exits next: unmapping the tree would only cost time
+    std::mem::forget(tree);
+    Ok((written, status))
+}
+
+/// `--by-owner`: the legend (each owner's name and usage, the smallest ones summed as
+/// "others") and each uid's place in it.
+#[allow(clippy::type_complexity)]
+fn owner_legend(
+    config: &Config,
+    tree: &Tree,
+    top: NodeId,
+) -> Result<(Vec<(Vec<u8>, u64)>, FxHashMap<u32, u32>), ExitStatus> {
+    let mode = config.walk.mode;
+    let Some(found) = owners::owners_of(tree, top, mode) else {
+        let file = config.import.as_ref().and_then(|i| i.files.first());
+        let file = file.map_or(String::new(), |f| {
+            format!(" '{}'", shown(f.as_bytes(), config.terminals.stderr))
+        });
+        return Err(fail(format!(
+            "cannot show owners: the scan{file} records none (export it with --export-extended)"
+        )));
+    };
+    let names = owners::UserNames::load();
+    let named = if found.len() > OWNER_COLOURS {
+        OWNER_COLOURS - 1
+    } else {
+        found.len()
+    };
+    let mut legend: Vec<(Vec<u8>, u64)> = found[..named]
+        .iter()
+        .map(|u| (names.name(u.uid), u.size(mode)))
+        .collect();
+    let index = found
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.uid, u32::try_from(i.min(named)).unwrap_or(0)))
+        .collect();
+    if found.len() > named {
+        let rest = found[named..].iter().map(|u| u.size(mode)).sum();
+        legend.push((format!("{} others", found.len() - named).into_bytes(), rest));
+    }
+    Ok((legend, index))
+}
+
+/// The comparison's page: every entry there now and what is gone, coloured by growth.
+fn diff_page(config: &Config, sides: &super::diff::Matched, out: &mut dyn Write) -> io::Result<()> {
+    let diff = sides.matching.with(&sides.old, &sides.new);
+    let view = &config.view;
+    let sel = DiffSelection {
+        max_rows: usize::MAX,
+        max_depth: None,
+        min_change: view.min_size,
+        only_dirs: view.only_dirs,
+        hide_empty: config.filters.hides_empty_dirs(),
+    };
+    let src = DiffSource {
+        diff: &diff,
+        sel: &sel,
+        top_name: &sides.shown_name,
+    };
+    render_html(&src, &facts(config, Colours::Growth, false), out)
+}

@@ -1,0 +1,167 @@
+//! The one place the page reads a tree: a scan ([`ScanSource`]) or a comparison of two
+//! ([`DiffSource`]), each seen through [`Source`] (what pruning needs) and [`Describe`]
+//! (what the page shows of an entry).
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+
+use super::prune::Source;
+use crate::diff::select::DiffSelection;
+use crate::diff::{Diff, Entry, Status};
+use crate::render::labels::Labels;
+use crate::tree::{EntryKind, NodeId, Selection, Tree, TOTAL};
+
+/// What the page shows of one entry besides its size.
+pub struct Info<'a> {
+    /// Its name (a path given: the path, as `-j` names it).
+    pub name: Cow<'a, [u8]>,
+    pub kind: EntryKind,
+    /// Entries in its subtree, itself included.
+    pub items: u64,
+    /// Newest modification time below it, when the scan kept times.
+    pub mtime: Option<i64>,
+    /// Its colour where the page colours by something else than the kind: the index of its
+    /// owner in the legend, or of its change ([`growth`]).
+    pub class: Option<u32>,
+    /// Its size in the earlier scan (a comparison only).
+    pub old: Option<u64>,
+}
+
+pub trait Describe: Source {
+    fn info(&self, id: Self::Id) -> Info<'_>;
+}
+
+/// A scan, as the printed views see it: what `sel` shows below `top`.
+pub struct ScanSource<'a> {
+    pub tree: &'a Tree,
+    pub top: NodeId,
+    pub sel: &'a Selection,
+    pub labels: &'a Labels,
+    /// `--by-owner`: the legend's index of each uid (the others share the last one).
+    pub owners: Option<(&'a FxHashMap<u32, u32>, u32)>,
+}
+
+impl Source for ScanSource<'_> {
+    type Id = NodeId;
+    fn top(&self) -> NodeId {
+        self.top
+    }
+    fn children(&self, id: NodeId, out: &mut Vec<NodeId>) {
+        if self.sel.is_collapsed(id) {
+            return;
+        }
+        let kids = self.tree.node(id).children();
+        out.extend(kids.filter(|&c| self.sel.is_visible(self.tree, c)));
+    }
+    fn size(&self, id: NodeId) -> u64 {
+        self.tree.size_of(id, self.sel.mode)
+    }
+    fn name(&self, id: NodeId) -> &[u8] {
+        self.tree.name(id)
+    }
+}
+
+impl Describe for ScanSource<'_> {
+    fn info(&self, id: NodeId) -> Info<'_> {
+        let tree = self.tree;
+        let n = tree.node(id);
+        let name = match id {
+            TOTAL => Cow::Borrowed(&b"(total)"[..]),
+            _ if tree.is_root(id) => Cow::Owned(self.labels.json_root(tree, id)),
+            _ => Cow::Borrowed(tree.name(id)),
+        };
+        let class = self.owners.map(|(index, others)| {
+            let uid = tree.extra_of(id).map(|x| x.uid);
+            uid.and_then(|u| index.get(&u).copied()).unwrap_or(others)
+        });
+        Info {
+            name,
+            kind: if id == TOTAL {
+                EntryKind::Dir
+            } else {
+                n.kind()
+            },
+            items: u64::from(n.entries),
+            mtime: (n.mtime > 0).then_some(n.mtime),
+            class,
+            old: None,
+        }
+    }
+}
+
+/// The changes a comparison page colours by, in the legend's order.
+pub const GROWTH: [&str; 5] = ["grown", "shrunk", "new", "gone", "unchanged"];
+
+/// The index in [`GROWTH`] of what happened to `e`.
+pub fn growth(d: &Diff<'_>, e: Entry) -> u32 {
+    match d.status(e) {
+        Status::Added => 2,
+        Status::Removed => 3,
+        Status::Changed if d.delta(e) > 0 => 0,
+        Status::Changed if d.delta(e) < 0 => 1,
+        _ => 4,
+    }
+}
+
+/// A comparison: every entry there now, and what is gone, sized by its size now (what is gone
+/// by its size then).
+pub struct DiffSource<'a> {
+    pub diff: &'a Diff<'a>,
+    pub sel: &'a DiffSelection,
+    /// The top's name: the path given, or the export's root.
+    pub top_name: &'a [u8],
+}
+
+impl Source for DiffSource<'_> {
+    type Id = Entry;
+    fn top(&self) -> Entry {
+        self.diff.top()
+    }
+    fn children(&self, e: Entry, out: &mut Vec<Entry>) {
+        let start = out.len();
+        self.diff.children_into(e, out);
+        let d = self.diff;
+        let sel = self.sel;
+        // the unchanged entries are shown too: they are most of the picture
+        let mut i = start;
+        while i < out.len() {
+            let c = out[i];
+            let keep = d.status(c) == Status::Same && (d.is_dir(c) || !sel.only_dirs)
+                || sel.is_visible(d, c);
+            if keep {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+    fn size(&self, e: Entry) -> u64 {
+        match e {
+            Entry::Old(_) => self.diff.old_size(e),
+            Entry::New(_) => self.diff.new_size(e),
+        }
+    }
+    fn name(&self, e: Entry) -> &[u8] {
+        self.diff.name(e)
+    }
+}
+
+impl Describe for DiffSource<'_> {
+    fn info(&self, e: Entry) -> Info<'_> {
+        let d = self.diff;
+        let node = d.new_node(e).or_else(|| d.old_node(e));
+        Info {
+            name: Cow::Borrowed(if e == d.top() {
+                self.top_name
+            } else {
+                d.name(e)
+            }),
+            kind: d.kind(e),
+            items: node.as_ref().map_or(0, |n| u64::from(n.entries)),
+            mtime: node.and_then(|n| (n.mtime > 0).then_some(n.mtime)),
+            class: Some(growth(d, e)),
+            old: Some(d.old_size(e)),
+        }
+    }
+}
