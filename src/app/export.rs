@@ -2,33 +2,19 @@
 //! of shown. The format itself is [`crate::export`].
 
 use std::io::BufWriter;
-use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, ExportTarget};
 use crate::error::{fail, ExitStatus};
-use crate::export::{self, ncdu, TargetError};
+use crate::export::{self, ncdu};
 use crate::render::escape::shown;
 
 /// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
 /// export (exit status 1); a target that cannot be written fails before the walk.
 pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
     let err_tty = config.terminals.stderr;
-    let mut out = match export::open_target(&target.file) {
+    let mut out = match super::open_target(&target.file, err_tty) {
         Ok(w) => BufWriter::with_capacity(64 * 1024, w),
-        Err(e) => {
-            let file = shown(target.file.as_encoded_bytes(), err_tty);
-            return fail(match e {
-                TargetError::Target(e) => {
-                    format!("cannot write '{file}': {}", super::io_cause(&e))
-                }
-                TargetError::Directory(dir, e) => format!(
-                    "cannot write '{file}': cannot create a file beside it in '{}' (an export \
-                     replaces the file whole): {}",
-                    shown(dir.as_os_str().as_bytes(), err_tty),
-                    super::io_cause(&e)
-                ),
-            });
-        }
+        Err(status) => return status,
     };
     let (mut scan, status) = match super::scan::load(config) {
         Ok(loaded) => loaded,

@@ -25,15 +25,9 @@ const OWNER_COLOURS: usize = 12;
 /// Opens the target, scans (or loads and compares), writes the page.
 pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
     let err_tty = config.terminals.stderr;
-    let sink = match export::open_target(&html.file) {
+    let sink = match super::open_target(&html.file, err_tty) {
         Ok(w) => w,
-        Err(e) => {
-            return fail(format!(
-                "cannot write '{}': {}",
-                shown(html.file.as_bytes(), err_tty),
-                super::io_cause(&e)
-            ))
-        }
+        Err(status) => return status,
     };
     let mut out = BufWriter::with_capacity(64 * 1024, sink);
     let (written, status) = match &html.diff {
@@ -53,7 +47,12 @@ pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
     let written = written
         .and_then(|()| out.into_inner().map_err(io::IntoInnerError::into_error))
         .and_then(export::ExportSink::finish);
-    status.max(super::write_status(written, Some(&html.file), err_tty))
+    status.max(super::write_status(
+        written,
+        Some(&html.file),
+        true,
+        err_tty,
+    ))
 }
 
 /// The facts every page's header gives.

@@ -60,3 +60,20 @@ pub fn write_status(
         }
     }
 }
+
+/// Opens the file a run writes whole (an export, a page), or says why it cannot.
+pub fn open_target(file: &OsStr, err_tty: bool) -> Result<crate::export::ExportSink, ExitStatus> {
+    use crate::export::TargetError;
+    crate::export::open_target(file).map_err(|e| {
+        let shown_file = shown(file.as_bytes(), err_tty);
+        fail(match e {
+            TargetError::Target(e) => format!("cannot write '{shown_file}': {}", io_cause(&e)),
+            TargetError::Directory(dir, e) => format!(
+                "cannot write '{shown_file}': cannot create a file beside it in '{}' (an export \
+                 replaces the file whole): {}",
+                shown(dir.as_os_str().as_bytes(), err_tty),
+                io_cause(&e)
+            ),
+        })
+    })
+}
