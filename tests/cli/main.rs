@@ -30,6 +30,7 @@ mod extents_views;
 mod generated;
 mod identity;
 mod import;
+mod import_trust;
 mod interop;
 mod layers;
 mod merge;

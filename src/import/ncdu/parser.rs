@@ -261,7 +261,8 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 links = Some(u32::try_from(n).unwrap_or(u32::MAX));
             }
         }
-        let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
+        self.sink.check_time(&info)?;
+        let mtime = i64::try_from(info.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
         if info.unscanned && is_dir {
             node.entries = 0; // not an entry of any scan
@@ -344,7 +345,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 b"dev" => info.dev = Some(self.unsigned("dev")?),
                 b"ino" => info.ino = Some(self.unsigned("ino")?),
                 b"nlink" => info.nlink = Some(self.unsigned("nlink")?),
-                b"mtime" => info.mtime = self.unsigned("mtime")?,
+                b"mtime" => info.mtime = Some(self.unsigned("mtime")?),
                 b"uid" => info.uid = Some(self.unsigned("uid")?),
                 b"gid" => info.gid = Some(self.unsigned("gid")?),
                 b"mode" => info.mode = Some(self.unsigned("mode")?),

@@ -1,0 +1,69 @@
+//! What an import cannot know is said, never made up: times a filter reads and an export does
+//! not record, inode numbers one part of a merge lacks; and the root an export records is the
+//! directory the walk really read.
+
+use std::process::Command;
+
+use crate::util::*;
+
+/// Whether `name` runs (`--version`); a test that needs it skips without it.
+fn have(name: &str) -> bool {
+    let ok = Command::new(name)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip!("skipped: {name} is not installed");
+    }
+    ok
+}
+
+/// The one-line error of a run that must fail with status 1 and print nothing.
+fn refused(env: &TestEnv, args: &[&str]) -> String {
+    let out = env.run(args);
+    assert_eq!(out.status.code(), Some(1), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn time_filters_refuse_an_import_without_the_times() {
+    let env = TestEnv::new();
+    env.file("r/f", 50_000).file("r/d/g", 7_000);
+    env.stdout_ok(["-O", "plain.json", "r"]);
+    env.stdout_ok(["--export-extended", "-O", "ext.json", "r"]);
+    let mtime = "hogs: cannot import 'plain.json': it records no modification times, which \
+                 --mtime needs (export it with hogs --export-extended or ncdu -e)\n";
+    assert_eq!(
+        refused(&env, &["--import", "plain.json", "-M", "-1", "-d", "0"]),
+        mtime
+    );
+    // a merge names the part without them
+    env.stdout_ok(["--export-extended", "-O", "d.json", "r/d"]);
+    env.stdout_ok(["-X", "d", "-O", "top.json", "r"]);
+    let top = refused(&env, &["--import", "d.json", "top.json", "-M", "-1"]);
+    assert!(
+        top.starts_with("hogs: cannot import 'top.json': it records no modification times"),
+        "{top}"
+    );
+    // an extended export has them: everything here is newer than a day
+    let all = env.du_disk(&["r"]);
+    assert_eq!(env.total(["--import", "ext.json", "-M", "-1"]), all);
+    assert_eq!(env.total(["--import", "ext.json", "-M", "+1"]), 0);
+    // no export records access or change times
+    for (flag, what) in [
+        ("-A", "access times, which --atime"),
+        ("-y", "change times, which --ctime"),
+    ] {
+        assert_eq!(
+            refused(&env, &["--import", "ext.json", flag, "-1"]),
+            format!("hogs: cannot import 'ext.json': no export records {what} needs (filter a scan of the directory)\n")
+        );
+    }
+    if have("ncdu") {
+        env.bash("ncdu -o ncdu.json r && ncdu -e -o ncdu-e.json r");
+        let out = refused(&env, &["--import", "ncdu.json", "-M", "-1"]);
+        assert!(out.contains("records no modification times"), "{out}");
+        assert_eq!(env.total(["--import", "ncdu-e.json", "-M", "-1"]), all);
+    }
+}
