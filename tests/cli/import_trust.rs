@@ -67,3 +67,31 @@ fn time_filters_refuse_an_import_without_the_times() {
         assert_eq!(env.total(["--import", "ncdu-e.json", "-M", "-1"]), all);
     }
 }
+
+#[test]
+fn filetime_of_an_import_without_times_keeps_the_date_column() {
+    let env = TestEnv::new();
+    env.file("g/g1", 5_000).file("g/d/g2", 9_000);
+    env.stdout_ok(["-O", "plain.json", "g"]);
+    env.stdout_ok(["--export-extended", "-O", "ext.json", "g"]);
+    let plain = env.stdout_ok(["--import", "plain.json", "-m", "m"]);
+    let dated = env.stdout_ok(["--import", "ext.json", "-m", "m"]);
+    let (plain, dated) = (
+        String::from_utf8_lossy(&plain),
+        String::from_utf8_lossy(&dated),
+    );
+    // the same rows after a 19-wide column, "-" right-aligned where a date is (the order may
+    // differ: times that differ sort the dated rows)
+    let rest = |text: &str| {
+        let mut rows: Vec<String> = text
+            .lines()
+            .map(|l| l.get(19..).unwrap_or(l).to_owned())
+            .collect();
+        rows.sort();
+        rows
+    };
+    for p in plain.lines() {
+        assert_eq!(p.get(..19), Some("                  -"), "{plain}");
+    }
+    assert_eq!(rest(&plain), rest(&dated), "{plain}\n{dated}");
+}
