@@ -95,3 +95,35 @@ fn filetime_of_an_import_without_times_keeps_the_date_column() {
     }
     assert_eq!(rest(&plain), rest(&dated), "{plain}\n{dated}");
 }
+
+/// The root name an export records.
+fn root_of(env: &TestEnv, file: &str) -> String {
+    let text = std::fs::read(env.path(file)).expect("the export");
+    let v: serde_json::Value = serde_json::from_slice(&text).expect("JSON");
+    v[3][0]["name"].as_str().expect("a root name").to_owned()
+}
+
+#[test]
+fn an_export_records_the_directory_walked_so_parts_merge_where_they_are() {
+    let env = TestEnv::new();
+    env.file("T/aa/x", 20_000)
+        .file("T/bb/y", 30_000)
+        .file("T/f", 5_000);
+    env.symlink("T/aa", "alink");
+    let real = env.root().canonicalize().expect("canonical temp dir");
+    let aa = real.join("T/aa").to_string_lossy().into_owned();
+    env.stdout_ok(["-X", "aa", "-O", "top.json", "T"]);
+    let du = env.du_disk(&["T"]);
+    for (part, typed) in [("up.json", "T/bb/../aa"), ("link.json", "alink")] {
+        env.stdout_ok(["-O", part, typed]);
+        assert_eq!(root_of(&env, part), aa, "{typed}");
+        // the part goes into T, where it was scanned, and the merge adds up to du
+        let v = env.json(["--import", "top.json", part]);
+        assert_eq!(full_name(&v), real.join("T").to_string_lossy(), "{typed}");
+        assert_eq!(size(&v), du, "{typed}");
+        assert_eq!(size(child(&v, "aa")), env.du_disk(&["T/aa"]), "{typed}");
+    }
+    // a walk still shows the path as typed
+    let v = env.json(["-d", "0", "alink"]);
+    assert_eq!(full_name(&v), "alink");
+}
