@@ -59,6 +59,8 @@ pub struct Metadata {
     pub progver: Option<String>,
     /// When the file was written (seconds since the epoch), as the writer says.
     pub timestamp: Option<u64>,
+    /// Entries the file marks as hard links (`hlnkc`).
+    pub hard_links: u64,
 }
 
 /// A loaded export: the scan it records and who wrote it.
@@ -135,19 +137,19 @@ pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError
     })
 }
 
-/// Reads one part of a merge into `sink`, its root placed as `mount` says.
+/// Reads one part of a merge into `sink`, its root placed as `mount` says; what its file says
+/// of itself.
 pub(super) fn read_part<'a>(
     reader: impl Read,
     sink: &'a mut Sink,
     mount: Mount<'a>,
-) -> Result<(), ImportError> {
+) -> Result<Metadata, ImportError> {
     Parser::new(
         BufReader::with_capacity(256 * 1024, reader),
         sink,
         Some(mount),
     )
     .parse()
-    .map(drop)
 }
 
 /// The name of an export's root (the path it was scanned at), reading no further.

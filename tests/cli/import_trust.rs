@@ -127,3 +127,36 @@ fn an_export_records_the_directory_walked_so_parts_merge_where_they_are() {
     let v = env.json(["-d", "0", "alink"]);
     assert_eq!(full_name(&v), "alink");
 }
+
+#[test]
+fn a_merge_warns_when_a_part_cannot_tell_its_hard_links() {
+    let env = TestEnv::new();
+    env.file("hl/p1/f", 50_000).mkdir("hl/p2");
+    env.hardlink("hl/p1/f", "hl/p2/f2");
+    env.stdout_ok(["-O", "h1.json", "hl/p1"]);
+    env.stdout_ok(["-O", "h2.json", "hl/p2"]);
+    // hogs marks every hard link: the merge counts the file once, as du does, and says nothing
+    let out = env.run(["--import", "h1.json", "h2.json", "-j"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        size(child(&v, "p2")) + size(child(&v, "p1")),
+        env.du_disk(&["hl/p1", "hl/p2"])
+    );
+    if !have("gdu") {
+        return;
+    }
+    env.bash("gdu -n -o g2.json hl/p2");
+    let out = env.run(["--import", "h1.json", "g2.json", "-d", "0"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hogs: warning: 'g2.json' marks no hard links (gdu records none): a file it shares with 'h1.json' is counted in both\n"
+    );
+}

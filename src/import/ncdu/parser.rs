@@ -12,6 +12,8 @@ pub(super) struct Parser<'s, R> {
     scratch: Vec<u8>,
     sink: &'s mut Sink,
     mount: Option<Mount<'s>>,
+    /// Entries of this file marked as hard links (`hlnkc`), for [`Metadata::hard_links`].
+    hard_links: u64,
 }
 
 impl<'s, R: std::io::BufRead> Parser<'s, R> {
@@ -23,6 +25,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             scratch: Vec::new(),
             sink,
             mount,
+            hard_links: 0,
         }
     }
 
@@ -73,8 +76,9 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
     }
 
     pub(super) fn parse(mut self) -> Result<Metadata, ImportError> {
-        let meta = self.header()?;
+        let mut meta = self.header()?;
         self.entries()?;
+        meta.hard_links = self.hard_links;
         self.lx.expect(b']', "']' (the end of the export)")?;
         self.lx.skip_ws()?;
         if let Some(b) = self.lx.peek()? {
@@ -251,6 +255,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         }
         let mut links = None;
         if info.hlnkc && !is_dir {
+            self.hard_links += 1;
             f |= flags::HARDLINK;
             if let Some(ino) = info.ino {
                 if !self.sink.links_seen.insert((dev, ino)) {
