@@ -17,6 +17,13 @@ use rustc_hash::FxHashMap;
 use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder, TOTAL};
 use crate::vocab::SizeMode;
 
+/// The owner of entries whose owner a merged part did not record: uid -1, which no file can
+/// have (`chown(2)` reads it as "leave unchanged"), so it is never taken for a real user.
+pub const NOT_RECORDED: u32 = u32::MAX;
+
+/// How [`NOT_RECORDED`] is named.
+pub const NOT_RECORDED_NAME: &[u8] = b"(owner not recorded)";
+
 /// What one owner's entries add up to.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -38,8 +45,9 @@ impl Usage {
 
 /// The owners of the subtree of `top` in a finished tree ([`Tree::finish`]), biggest first in
 /// `mode` (ties: smaller uid first). An entry's own share is its total less its children's,
-/// which is nothing for a hard link counted elsewhere or an entry filtered out. `None`: the
-/// tree recorded no owners.
+/// which is nothing for a hard link counted elsewhere or an entry filtered out; an entry
+/// whose owner was not recorded (a part of a merge exported without owners) counts for
+/// [`NOT_RECORDED`]. `None`: the tree recorded no owners.
 pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>> {
     if tree.extra.len() < tree.len() {
         return None;
@@ -62,7 +70,7 @@ pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>>
         if id == TOTAL || (disk == 0 && apparent == 0 && entries == 0) {
             continue;
         }
-        let uid = tree.extra[id as usize].uid;
+        let uid = tree.extra_of(id).map_or(NOT_RECORDED, |e| e.uid);
         let u = by_uid.entry(uid).or_insert(Usage {
             uid,
             ..Usage::default()
@@ -71,20 +79,47 @@ pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>>
         u.apparent = u.apparent.saturating_add(apparent);
         u.entries = u.entries.saturating_add(entries);
     }
+    if by_uid.len() == 1 && by_uid.contains_key(&NOT_RECORDED) {
+        return None;
+    }
     let mut owners: Vec<Usage> = by_uid.into_values().collect();
     owners.sort_by_key(|u| (Reverse(u.size(mode)), u.uid));
     Some(owners)
 }
 
 /// The owners as a finished tree of their own, for the printed views: one root named `top`'s
-/// name, one child per owner (its user name, else its uid).
-pub fn owners_tree(tree: &Tree, top: NodeId, owners: &[Usage], names: &UserNames) -> Tree {
+/// name, one child per owner (its user name, else its uid). More than `rows` owners: the
+/// biggest `rows - 1` and "(other owners)" with the rest, as `-t` groups its "(others)", so
+/// the rows still add up to the total.
+pub fn owners_tree(
+    tree: &Tree,
+    top: NodeId,
+    owners: &[Usage],
+    names: &UserNames,
+    rows: usize,
+) -> Tree {
     let mut b = TreeBuilder::new();
     let mut root = Node::new(EntryKind::Dir, 0, 0, i64::MIN, 0);
     root.entries = 0;
     let root_id = b.add_roots(vec![(tree.name(top).to_vec(), root)]);
-    let labels: Vec<Vec<u8>> = owners.iter().map(|u| names.name(u.uid)).collect();
-    let kids = owners.iter().zip(&labels).map(|(u, label)| {
+    let shown = if owners.len() > rows {
+        rows.saturating_sub(1).max(1)
+    } else {
+        owners.len()
+    };
+    let mut labels: Vec<Vec<u8>> = owners[..shown].iter().map(|u| names.name(u.uid)).collect();
+    let mut usages = owners[..shown].to_vec();
+    if shown < owners.len() {
+        let mut rest = Usage::default();
+        for u in &owners[shown..] {
+            rest.disk = rest.disk.saturating_add(u.disk);
+            rest.apparent = rest.apparent.saturating_add(u.apparent);
+            rest.entries = rest.entries.saturating_add(u.entries);
+        }
+        usages.push(rest);
+        labels.push(b"(other owners)".to_vec());
+    }
+    let kids = usages.iter().zip(&labels).map(|(u, label)| {
         let mut n = Node::new(EntryKind::File, u.disk, u.apparent, i64::MIN, 0);
         n.entries = u32::try_from(u.entries).unwrap_or(u32::MAX);
         (n, label.as_slice())
@@ -130,6 +165,9 @@ impl UserNames {
 
     /// The name of `uid`, else the uid in decimal.
     pub fn name(&self, uid: u32) -> Vec<u8> {
+        if uid == NOT_RECORDED {
+            return NOT_RECORDED_NAME.to_vec();
+        }
         self.names
             .get(&uid)
             .cloned()
@@ -157,6 +195,7 @@ mod tests {
         let who = |uid| {
             Some(StatExtra {
                 uid,
+                mode: 0o100644,
                 ..StatExtra::default()
             })
         };

@@ -87,6 +87,9 @@ pub fn with_separators(value: u64) -> String {
     out
 }
 
+/// The width of [`format_time`]'s dates.
+pub const TIME_WIDTH: usize = "YYYY-MM-DDTHH:MM:SS".len();
+
 /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS` in local time (TZ, /etc/localtime), as
 /// dust writes `-m`; `-` for none.
 pub fn format_time(secs: u64) -> String {

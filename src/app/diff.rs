@@ -152,6 +152,7 @@ pub fn sides_for_view(
             let keep = import::Keep {
                 identity: false,
                 extra: config.walk.keep_extra,
+                time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
             };
             let new = import::import_files(&imports.files, imports.keep_first, err_tty, keep)?;
             let name = match new.tree.roots().next() {
@@ -264,6 +265,7 @@ fn keep_for_diff(config: &Config) -> import::Keep {
     import::Keep {
         identity: false,
         extra: !config.filters.times.is_empty(),
+        time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
     }
 }
 

@@ -89,7 +89,22 @@ pub fn render_view(
             let roots = tree.roots();
             let top = if roots.len() == 1 { roots.start } else { TOTAL };
             let found = owners::owners_of(tree, top, config.walk.mode).unwrap_or_default();
-            owners::owners_tree(tree, top, &found, &owners::UserNames::load())
+            let names = owners::UserNames::load();
+            if view.form == Form::Json {
+                // every owner: -n does not apply to -j (docs/JSON.md)
+                let t = owners::owners_tree(tree, top, &found, &names, usize::MAX);
+                let labels = Labels::as_named(config.view.full_paths);
+                let json = render::json::render_json_owners;
+                return json(
+                    &t,
+                    &found,
+                    config.walk.mode,
+                    config.view.units,
+                    &labels,
+                    out,
+                );
+            }
+            owners::owners_tree(tree, top, &found, &names, config.view.lines)
         }
         Rows::Tree | Rows::OnlyFiles => {
             let roots = shown_roots(tree);

@@ -47,6 +47,7 @@ fn import_keep(config: &Config) -> import::Keep {
     import::Keep {
         identity: config.walk.keep_identity,
         extra: config.walk.keep_extra,
+        time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
     }
 }
 

@@ -226,10 +226,13 @@ impl Write for ExportSink {
     }
 }
 
-/// The name ncdu gives the scanned directory: its absolute path (lexically; symlinks are
-/// not resolved), without a trailing slash.
+/// The name ncdu gives the scanned directory: the directory the walk read (a path given is
+/// followed when it is a symlink), as an absolute path through no symlink and without `..`,
+/// so that a merge places the part where it is (`d/../a` and a link to `a` are `a`). A path
+/// that cannot be resolved (gone since the walk) is made absolute lexically.
 pub fn root_name(typed: &OsStr) -> Vec<u8> {
-    let mut name = std::path::absolute(Path::new(typed))
+    let mut name = std::fs::canonicalize(Path::new(typed))
+        .or_else(|_| std::path::absolute(Path::new(typed)))
         .map(|p| p.into_os_string().into_vec())
         .unwrap_or_else(|_| typed.as_bytes().to_vec());
     while name.len() > 1 && name.last() == Some(&b'/') {
@@ -259,5 +262,11 @@ mod tests {
         assert_eq!(root_name(OsStr::new("a/b/")), want);
         assert_eq!(root_name(OsStr::new("/")), b"/");
         assert_eq!(root_name(OsStr::new("/x//")), b"/x");
+        // resolved where it exists: `..` and symlinks gone
+        let tmp = std::env::temp_dir().canonicalize().expect("temp dir");
+        let mut via = tmp.as_os_str().as_bytes().to_vec();
+        via.extend_from_slice(b"/../");
+        let up = tmp.parent().expect("a parent").as_os_str().as_bytes();
+        assert_eq!(root_name(OsStr::from_bytes(&via)), up);
     }
 }

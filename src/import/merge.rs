@@ -50,6 +50,8 @@ struct Merge<'f> {
     to_terminal: bool,
     /// The parts being read, innermost last.
     reading: Vec<usize>,
+    /// What each part read says of itself (`None`: not read, left out).
+    read: Vec<Option<ncdu::Metadata>>,
 }
 
 /// Merges the exports `files` (two or more) into one scan. The error is the one line to
@@ -72,6 +74,7 @@ pub fn merge(
         keep_first,
         to_terminal,
         reading: Vec::new(),
+        read: vec![None; files.len()],
     };
     for (i, file) in files.iter().enumerate() {
         if file.as_bytes() == b"-" {
@@ -119,6 +122,7 @@ pub fn merge(
         ImportError::Merge(msg) => msg,
         other => other.to_string(),
     })?;
+    m.warn_blind_links();
     Ok(sink.into_scan())
 }
 
@@ -226,13 +230,15 @@ impl Merge<'_> {
                 ncdu::read_part(f, sink, mount)
             });
             self.reading.pop();
-            return read.map_err(|e| match e {
-                ImportError::Merge(_) => e,
-                other => ImportError::Merge(format!(
-                    "cannot import '{}': {other}",
-                    self.shown(&self.files[i])
-                )),
-            });
+            return read
+                .map(|meta| self.read[i] = Some(meta))
+                .map_err(|e| match e {
+                    ImportError::Merge(_) => e,
+                    other => ImportError::Merge(format!(
+                        "cannot import '{}': {other}",
+                        self.shown(&self.files[i])
+                    )),
+                });
         }
         if self.parts_below(spot).is_empty() {
             return Ok(()); // its parts were left out
@@ -245,6 +251,31 @@ impl Merge<'_> {
         self.closing(sink, spot)?;
         sink.out.close();
         Ok(())
+    }
+
+    /// Warns where a part cannot say which of its files are hard links (gdu marks none, and
+    /// writes no inode numbers) while another part has some: a file linked from both is
+    /// counted in each, and nothing in the files tells which. A part from hogs or ncdu that
+    /// marks none has none (they mark every file with more than one link).
+    fn warn_blind_links(&self) {
+        let parts = || self.read.iter().enumerate();
+        let Some(linked) =
+            parts().find_map(|(i, m)| m.as_ref().filter(|m| m.hard_links > 0).map(|_| i))
+        else {
+            return;
+        };
+        for (i, meta) in parts() {
+            let Some(meta) = meta else { continue };
+            let writer = meta.progname.as_deref().unwrap_or("its writer");
+            if meta.hard_links > 0 || matches!(writer, "hogs" | "ncdu") {
+                continue;
+            }
+            say(format!(
+                "warning: '{}' marks no hard links ({writer} records none): a file it shares with '{}' is counted in both",
+                self.shown(&self.files[i]),
+                self.shown(&self.files[linked])
+            ));
+        }
     }
 
     /// Says what `--import-keep-first` left out.

@@ -16,7 +16,7 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 
 pub use json::Pos;
-pub use ncdu::Keep;
+pub use ncdu::{time_needed, Keep};
 
 use crate::render::escape::shown;
 use crate::walk::Scan;
@@ -65,6 +65,8 @@ pub enum ImportError {
     /// The input is in a form hogs does not read (compressed, ncdu's binary format); the
     /// message says how to convert it.
     Unsupported(&'static str),
+    /// The input lacks what was asked of it (the times a filter reads): why.
+    Missing(&'static str),
     /// Parts of a merge that cannot go together, or a part that failed: the whole message.
     Merge(String),
 }
@@ -81,7 +83,7 @@ impl fmt::Display for ImportError {
                 "line {}, column {} (byte {}): {message}",
                 pos.line, pos.column, pos.offset
             ),
-            ImportError::Unsupported(why) => f.write_str(why),
+            ImportError::Unsupported(why) | ImportError::Missing(why) => f.write_str(why),
             ImportError::Merge(msg) => f.write_str(msg),
         }
     }

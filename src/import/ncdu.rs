@@ -36,6 +36,7 @@ use super::ImportError;
 use crate::tree::{
     flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, Sharing, StatExtra, Tree, TOTAL,
 };
+use crate::vocab::TimeField;
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
 mod parser;
@@ -58,6 +59,8 @@ pub struct Metadata {
     pub progver: Option<String>,
     /// When the file was written (seconds since the epoch), as the writer says.
     pub timestamp: Option<u64>,
+    /// Entries the file marks as hard links (`hlnkc`).
+    pub hard_links: u64,
 }
 
 /// A loaded export: the scan it records and who wrote it.
@@ -78,13 +81,40 @@ pub struct Keep {
     pub identity: bool,
     /// `uid`/`gid`/`mode` as [`Tree::extra`], when the export has them.
     pub extra: bool,
+    /// The time the time filters read: an export that does not record it for every entry is
+    /// refused, for a missing time read as 0 would filter by a date no entry has.
+    pub time: Option<TimeField>,
 }
 
 impl Keep {
     pub const ALL: Keep = Keep {
         identity: true,
         extra: true,
+        time: None,
     };
+}
+
+/// The time the filters `fields` read that an export must record: access and change times
+/// (which no export records) before modification times.
+pub fn time_needed(fields: impl IntoIterator<Item = TimeField>) -> Option<TimeField> {
+    fields
+        .into_iter()
+        .max_by_key(|f| !matches!(f, TimeField::Modified))
+}
+
+/// Why an export without the times `field` is refused.
+fn no_times(field: TimeField) -> &'static str {
+    match field {
+        TimeField::Modified => {
+            "it records no modification times, which --mtime needs (export it with hogs --export-extended or ncdu -e)"
+        }
+        TimeField::Accessed => {
+            "no export records access times, which --atime needs (filter a scan of the directory)"
+        }
+        TimeField::Changed => {
+            "no export records change times, which --ctime needs (filter a scan of the directory)"
+        }
+    }
 }
 
 /// Reads a whole export, keeping everything it records. The reader is buffered here.
@@ -107,19 +137,19 @@ pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError
     })
 }
 
-/// Reads one part of a merge into `sink`, its root placed as `mount` says.
+/// Reads one part of a merge into `sink`, its root placed as `mount` says; what its file says
+/// of itself.
 pub(super) fn read_part<'a>(
     reader: impl Read,
     sink: &'a mut Sink,
     mount: Mount<'a>,
-) -> Result<(), ImportError> {
+) -> Result<Metadata, ImportError> {
     Parser::new(
         BufReader::with_capacity(256 * 1024, reader),
         sink,
         Some(mount),
     )
     .parse()
-    .map(drop)
 }
 
 /// The name of an export's root (the path it was scanned at), reading no further.
@@ -158,7 +188,7 @@ struct Info {
     dev: Option<u64>,
     ino: Option<u64>,
     nlink: Option<u64>,
-    mtime: u64,
+    mtime: Option<u64>,
     uid: Option<u64>,
     gid: Option<u64>,
     mode: Option<u64>,
@@ -248,6 +278,16 @@ impl Sink {
 }
 
 impl Sink {
+    /// Refuses an entry that counts without the time the filters read.
+    fn check_time(&self, info: &Info) -> Result<(), ImportError> {
+        let counted = info.excluded.is_none() && !info.unscanned;
+        match self.keep.time {
+            Some(TimeField::Modified) if !counted || info.mtime.is_some() => Ok(()),
+            Some(field) => Err(ImportError::Missing(no_times(field))),
+            None => Ok(()),
+        }
+    }
+
     /// Records what a node just made of an info object holds (`--extents`): the first entry
     /// without it means the export has none.
     fn record_sharing(&mut self, info: &Info) {

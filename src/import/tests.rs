@@ -264,10 +264,17 @@ fn children_stay_in_file_order_and_contiguous() {
 fn what_is_not_asked_for_is_not_kept() {
     let doc = r#"[1,2,{},[{"name":"/r","dev":5,"ino":1,"uid":1,"gid":1,"mode":16877},{"name":"h","ino":9,"hlnkc":true,"nlink":3,"uid":2,"gid":2,"mode":33188},[{"name":"d","ino":2},{"name":"f","ino":3}]]]"#;
     let read = |identity, extra| {
-        super::ncdu::read_keeping(doc.as_bytes(), super::Keep { identity, extra })
-            .expect("loads")
-            .scan
-            .tree
+        super::ncdu::read_keeping(
+            doc.as_bytes(),
+            super::Keep {
+                identity,
+                extra,
+                time: None,
+            },
+        )
+        .expect("loads")
+        .scan
+        .tree
     };
     let all = read(true, true);
     let h = by_path(&all, "/r/h");
@@ -275,10 +282,8 @@ fn what_is_not_asked_for_is_not_kept() {
     assert_eq!(all.links_of(h), Some(3));
     assert_eq!(all.extra_of(h).map(|e| e.uid), Some(2));
     assert_eq!(all.extra_of(1).map(|e| e.mode), Some(16877));
-    assert_eq!(
-        all.extra_of(by_path(&all, "/r/d/f")),
-        Some(Default::default())
-    );
+    // an entry the export records no owner for has none, not root's
+    assert_eq!(all.extra_of(by_path(&all, "/r/d/f")), None);
     assert!(all.has_identity());
     assert_eq!(all.extra.len(), all.len());
 

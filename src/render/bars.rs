@@ -135,6 +135,11 @@ impl BarsView<'_> {
         if sharing_w.is_some() {
             size_w = DISK.len();
         }
+        if self.mode == SizeMode::Time {
+            // a date's width even where no row has one ("-"): the guides start where they
+            // would with times, not against the dash
+            size_w = crate::units::TIME_WIDTH;
+        }
         for r in rows {
             let size = tree.node(r.id).size(self.mode);
             size_w = size_w.max(format_size(size, self.mode, opts.units).len());

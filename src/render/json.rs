@@ -12,6 +12,7 @@
 use std::io::{self, Write};
 
 use super::labels::Labels;
+use crate::owners::{Usage, NOT_RECORDED};
 use crate::tree::{EntryKind, NodeId, Selection, Tree};
 use crate::units::format_json_size;
 use crate::vocab::{SizeMode, UnitStyle};
@@ -184,6 +185,42 @@ pub fn render_json_files(
         let path = super::labels::dust_path(&tree.path(f));
         write_node(out, tree, f, &path, mode, units)?;
         out.write_all(b"]}")?;
+    }
+    out.write_all(b"]}\n")
+}
+
+/// `--by-owner -j`: the owners' tree ([`crate::owners::owners_tree`], every owner, in the
+/// order of `owners`) under its root, each owner `"type":"owner"` with its `"uid"` (`null`:
+/// not recorded) and its user name as `"name"`, not a path: an owner is no entry of the tree.
+pub fn render_json_owners(
+    tree: &Tree,
+    owners: &[Usage],
+    mode: SizeMode,
+    units: UnitStyle,
+    labels: &Labels,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(root) = tree.roots().next() else {
+        return Ok(());
+    };
+    write_node(out, tree, root, &labels.json_root(tree, root), mode, units)?;
+    for (i, (kid, u)) in tree.node(root).children().zip(owners).enumerate() {
+        let n = tree.node(kid);
+        let value = n.size(mode);
+        out.write_all(if i > 0 { b",{\"size\":" } else { b"{\"size\":" })?;
+        write_str(out, &format_json_size(value, mode, units))?;
+        out.write_all(b",")?;
+        write_name(out, tree.name(kid))?;
+        out.write_all(b",\"type\":\"owner\",\"uid\":")?;
+        match u.uid {
+            NOT_RECORDED => out.write_all(b"null")?,
+            uid => write!(out, "{uid}")?,
+        }
+        write!(
+            out,
+            ",\"value\":{value},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{},\"children\":[]}}",
+            n.disk, n.apparent, n.entries
+        )?;
     }
     out.write_all(b"]}\n")
 }

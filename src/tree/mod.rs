@@ -45,6 +45,14 @@ pub struct StatExtra {
     pub ctime: i64,
 }
 
+impl StatExtra {
+    /// Whether these are an entry's facts: a real `st_mode` always has file-type bits, and
+    /// an entry with none recorded (a part of a merge exported without them) has mode 0.
+    pub fn is_recorded(&self) -> bool {
+        self.mode != 0
+    }
+}
+
 /// Index of a node in the tree (`Tree::node`).
 pub type NodeId = u32;
 
@@ -328,9 +336,12 @@ impl Tree {
         self.links.get(&id).copied()
     }
 
-    /// The extra stat facts of a node, if they were kept.
+    /// The extra stat facts of a node, if they were kept and recorded for it.
     pub fn extra_of(&self, id: NodeId) -> Option<StatExtra> {
-        self.extra.get(id as usize).copied()
+        self.extra
+            .get(id as usize)
+            .copied()
+            .filter(StatExtra::is_recorded)
     }
 
     /// Order of two nodes in a depth-first walk in directory order. Node ids depend on which

@@ -320,6 +320,7 @@ mod tests {
             (1, 4),
             Some(StatExtra {
                 uid: 7,
+                mode: 0o100644,
                 ..StatExtra::default()
             }),
             Some(3),
@@ -348,7 +349,7 @@ mod tests {
         assert_eq!((d, e), (1, 2));
         assert_eq!(tree.links_of(5), Some(3));
         assert_eq!(tree.extra_of(5).map(|x| x.uid), Some(7));
-        assert_eq!(tree.extra_of(2).map(|x| x.uid), Some(0));
+        assert_eq!(tree.extra_of(2).map(|x| x.uid), None);
         assert_eq!(tree.extra.len(), 8);
         tree.finish();
         assert_eq!(tree.node(TOTAL).disk, 15);

@@ -59,6 +59,7 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
                 let keep = crate::import::Keep {
                     identity: false,
                     extra: config.walk.keep_extra,
+                    time: crate::import::time_needed(config.filters.times.iter().map(|t| t.field)),
                 };
                 crate::import::import_files(
                     &imports.files,

@@ -31,6 +31,7 @@ mod generated;
 mod html;
 mod identity;
 mod import;
+mod import_trust;
 mod interop;
 mod layers;
 mod lost_output;

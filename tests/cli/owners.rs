@@ -187,3 +187,93 @@ fn owners_without_a_user_name_are_shown_by_uid() {
     let (rows, _) = owners(&env, &["-f", "t"]);
     assert_eq!(rows, vec![("4242123".to_owned(), 2)]);
 }
+
+#[test]
+fn owners_in_json_are_owners_with_their_uid_not_paths() {
+    let env = TestEnv::new();
+    if !owned_tree(&env) {
+        return;
+    }
+    let v = env.json(["--by-owner", "-j", "top"]);
+    assert_eq!(full_name(&v), "top");
+    let per = find_per_uid(&env, |_, _| true);
+    let got: Vec<(String, &str, u64, u64)> = children(&v)
+        .iter()
+        .map(|c| {
+            let kind = c["type"].as_str().expect("a type");
+            (full_name(c).to_owned(), kind, field_u64(c, "uid"), size(c))
+        })
+        .collect();
+    let mut want: Vec<(u32, u64)> = per.iter().map(|(&u, v)| (u, v[0])).collect();
+    want.sort_by_key(|&(uid, v)| (std::cmp::Reverse(v), uid));
+    let want: Vec<(String, &str, u64, u64)> = want
+        .into_iter()
+        .map(|(u, v)| (user(u), "owner", u64::from(u), v))
+        .collect();
+    assert_eq!(got, want);
+    for c in children(&v) {
+        assert_eq!(children(c).len(), 0);
+    }
+}
+
+#[test]
+fn owners_honour_the_number_of_lines_and_still_add_up() {
+    let env = TestEnv::new();
+    if !owned_tree(&env) {
+        return;
+    }
+    let per = find_per_uid(&env, |_, _| true);
+    let all = expected(&per, 0);
+    assert_eq!(all.len(), 3);
+    let out = env.stdout_ok(["--by-owner", "-n", "2", "-o", "b", "-w", "100", "top"]);
+    let text = String::from_utf8_lossy(&out);
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 3, "two owner rows and the root:\n{text}");
+    let rest: u64 = all[1..].iter().map(|(_, v)| v).sum();
+    for (label, bytes) in [(all[0].0.as_str(), all[0].1), ("(other owners)", rest)] {
+        let line = rows
+            .iter()
+            .find(|l| l.contains(&format!("── {label} ")) || l.contains(&format!("── {label}│")))
+            .unwrap_or_else(|| panic!("no row {label}:\n{text}"));
+        assert!(
+            line.trim_start().starts_with(&format!("{bytes}B")),
+            "{line}"
+        );
+    }
+    assert!(rows[2]
+        .trim_start()
+        .starts_with(&format!("{}B", env.du_disk(&["top"]))));
+}
+
+#[test]
+fn a_merged_part_without_owners_counts_for_no_user() {
+    let env = TestEnv::new();
+    if !is_root() {
+        skip!("skipped: chown to other users needs root");
+        return;
+    }
+    env.file("t/a/f", 100_000).file("t/b/g", 300_000);
+    env.bash("chown -R 1001 t/a && chown -R 1002 t/b");
+    env.stdout_ok(["--export-extended", "-O", "a.json", "t/a"]);
+    env.stdout_ok(["-O", "b.json", "t/b"]);
+    let v = env.json(["--by-owner", "-j", "--import", "a.json", "b.json"]);
+    let got: Vec<(String, Value, u64)> = children(&v)
+        .iter()
+        .map(|c| (full_name(c).to_owned(), c["uid"].clone(), size(c)))
+        .collect();
+    let (a, b) = (env.du_disk(&["t/a"]), env.du_disk(&["t/b"]));
+    assert_eq!(
+        got,
+        vec![
+            ("(owner not recorded)".to_owned(), Value::Null, b),
+            (user(1001), Value::from(1001), a),
+        ]
+    );
+    let out = env.stdout_ok(["--by-owner", "--import", "a.json", "b.json", "-o", "b"]);
+    let text = String::from_utf8_lossy(&out);
+    assert!(!text.contains("root"), "{text}");
+    assert!(
+        text.contains(&format!("{b}B   ├── (owner not recorded)")),
+        "{text}"
+    );
+}

@@ -12,6 +12,8 @@ pub(super) struct Parser<'s, R> {
     scratch: Vec<u8>,
     sink: &'s mut Sink,
     mount: Option<Mount<'s>>,
+    /// Entries of this file marked as hard links (`hlnkc`), for [`Metadata::hard_links`].
+    hard_links: u64,
 }
 
 impl<'s, R: std::io::BufRead> Parser<'s, R> {
@@ -23,6 +25,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             scratch: Vec::new(),
             sink,
             mount,
+            hard_links: 0,
         }
     }
 
@@ -73,8 +76,9 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
     }
 
     pub(super) fn parse(mut self) -> Result<Metadata, ImportError> {
-        let meta = self.header()?;
+        let mut meta = self.header()?;
         self.entries()?;
+        meta.hard_links = self.hard_links;
         self.lx.expect(b']', "']' (the end of the export)")?;
         self.lx.skip_ws()?;
         if let Some(b) = self.lx.peek()? {
@@ -251,6 +255,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         }
         let mut links = None;
         if info.hlnkc && !is_dir {
+            self.hard_links += 1;
             f |= flags::HARDLINK;
             if let Some(ino) = info.ino {
                 if !self.sink.links_seen.insert((dev, ino)) {
@@ -261,7 +266,8 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 links = Some(u32::try_from(n).unwrap_or(u32::MAX));
             }
         }
-        let mtime = i64::try_from(info.mtime).unwrap_or(i64::MAX);
+        self.sink.check_time(&info)?;
+        let mtime = i64::try_from(info.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
         if info.unscanned && is_dir {
             node.entries = 0; // not an entry of any scan
@@ -344,7 +350,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 b"dev" => info.dev = Some(self.unsigned("dev")?),
                 b"ino" => info.ino = Some(self.unsigned("ino")?),
                 b"nlink" => info.nlink = Some(self.unsigned("nlink")?),
-                b"mtime" => info.mtime = self.unsigned("mtime")?,
+                b"mtime" => info.mtime = Some(self.unsigned("mtime")?),
                 b"uid" => info.uid = Some(self.unsigned("uid")?),
                 b"gid" => info.gid = Some(self.unsigned("gid")?),
                 b"mode" => info.mode = Some(self.unsigned("mode")?),
