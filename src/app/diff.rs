@@ -18,6 +18,7 @@ use crate::error::{fail, report_scan_errors, ExitStatus};
 use crate::render::color::Palette;
 use crate::render::diff::DiffBarsView;
 use crate::render::escape::shown;
+use crate::settle::Totals;
 use crate::tree::Tree;
 use crate::walk::Scan;
 use crate::{export, import, render};
@@ -78,12 +79,11 @@ pub struct Matched {
 pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatus> {
     let err_tty = config.terminals.stderr;
     // the saved scan first: a bad file fails before a long walk
-    let mut old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
+    // (with what a comparison reads only: no identities or link counts)
+    let old = match import::import_file(&opts.old, err_tty, keep_for_diff(config)) {
         Ok(scan) => scan,
         Err(msg) => return Err(fail(msg)),
     };
-    // before the new scan is loaded beside it
-    slim(&mut old.tree, config);
     let new = match &config.import {
         Some(imports) => match import::import_files(
             &imports.files,
@@ -247,16 +247,7 @@ pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config, walked
     if let Some(root) = tree.roots().next() {
         tree.set_root_name(root, shown_name.to_vec());
     }
-    tree.apply_filters(&config.filters);
-    if config.extents && walked {
-        if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
-            crate::error::say(note);
-        }
-    }
-    slim(&mut tree, config);
-    tree.extra = Vec::new();
-    tree.finish();
-    tree
+    super::scan::settled(config, tree, Totals::Compared, walked, false)
 }
 
 /// What of an export a comparison reads: no identities or link counts, and owners and times
@@ -266,14 +257,5 @@ fn keep_for_diff(config: &Config) -> import::Keep {
         identity: false,
         extra: !config.filters.times.is_empty(),
         time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
-    }
-}
-
-/// Drops what no comparison reads (`extra` only when no time filter will read it).
-fn slim(tree: &mut Tree, config: &Config) {
-    tree.drop_identity();
-    tree.links = Default::default();
-    if config.filters.times.is_empty() {
-        tree.extra = Vec::new();
     }
 }

@@ -7,6 +7,7 @@ use crate::config::{Config, ExportTarget};
 use crate::error::{fail, ExitStatus};
 use crate::export::{self, ncdu};
 use crate::render::escape::shown;
+use crate::settle::Totals;
 
 /// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
 /// export (exit status 1); a target that cannot be written fails before the walk.
@@ -20,15 +21,14 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let tree = &mut scan.tree;
-    // own sizes, not totals: no `finish`
-    tree.mark_filtered(&config.filters);
-    if config.extents {
-        // `dsize` becomes what each file holds, each range of disk once in the file
-        if let Some(note) = crate::walk::extents::measure(tree, config.walk.threads) {
-            crate::error::say(note);
-        }
-    }
+    // own sizes, not totals: the reader adds them up
+    let tree = &super::scan::settled(
+        config,
+        std::mem::take(&mut scan.tree),
+        Totals::Own,
+        true,
+        false,
+    );
     let Some(root) = tree.roots().next() else {
         return status; // the argument could not be read: said above
     };

@@ -11,13 +11,14 @@ use crate::config::{Config, HtmlReport, Rows};
 use crate::diff::select::DiffSelection;
 use crate::error::{fail, ExitStatus};
 use crate::export;
+use crate::owners;
 use crate::render::escape::shown;
 use crate::render::html::source::{DiffSource, ScanSource};
 use crate::render::html::{render_html, Colours, Facts};
 use crate::render::labels::Labels;
+use crate::settle::Totals;
 use crate::tree::{self, NodeId, Selection, Tree, TOTAL};
 use crate::vocab::UnitStyle;
-use crate::{owners, walk};
 
 /// Owners the legend names one by one; the rest share one colour.
 const OWNER_COLOURS: usize = 12;
@@ -94,15 +95,7 @@ fn scan_page(
     out: &mut dyn Write,
 ) -> Result<(io::Result<()>, ExitStatus), ExitStatus> {
     let (scan, status) = super::scan::load(config)?;
-    let mut tree = scan.tree;
-    tree.apply_filters(&config.filters);
-    walk::extents::keep_imported(&mut tree, config.walk.mode, config.filters.is_active());
-    if config.extents {
-        if let Some(note) = walk::extents::measure(&mut tree, config.walk.threads) {
-            crate::error::say(note);
-        }
-    }
-    tree.finish();
+    let tree = super::scan::settled(config, scan.tree, Totals::Summed, true, false);
     let all = tree.roots();
     let mut roots: Vec<NodeId> = all
         .clone()

@@ -13,6 +13,7 @@ use crate::render::color::Palette;
 use crate::render::escape::shown;
 use crate::render::labels::Labels;
 use crate::render::{self, ViewOptions};
+use crate::settle::Totals;
 use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
 
 /// Scans, reports what could not be read, prints the view.
@@ -21,22 +22,7 @@ pub fn run(config: &Config, view: View) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let mut tree = scan.tree;
-    tree.apply_filters(&config.filters);
-    crate::walk::extents::keep_imported(
-        &mut tree,
-        config.walk.mode,
-        config.filters.is_active() || config.view.filetime.is_some(),
-    );
-    if config.extents {
-        if let Some(note) = crate::walk::extents::measure(&mut tree, config.walk.threads) {
-            crate::error::say(note);
-        }
-    }
-    if let Some(field) = config.view.filetime {
-        tree.use_time(field);
-    }
-    tree.finish();
+    let tree = super::scan::settled(config, scan.tree, Totals::Summed, true, true);
     if view.rows == Rows::Owners && owners::owners_of(&tree, TOTAL, config.walk.mode).is_none() {
         // only an import can lack them: a walk records them for this view
         let file = config.import.as_ref().and_then(|i| i.files.first());

@@ -6,8 +6,10 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::config::Config;
 use crate::error::{fail, report_scan_errors, say, ExitStatus};
+use crate::settle::{Extents, Plan, Totals};
+use crate::tree::Tree;
 use crate::walk::Scan;
-use crate::{import, progress, walk};
+use crate::{import, progress, settle, walk};
 
 /// The `--import` file or a walk, with its errors reported: the status says whether there
 /// were any. `Err`: the import failed (said).
@@ -24,6 +26,30 @@ pub fn load(config: &Config) -> Result<(Scan, ExitStatus), ExitStatus> {
     };
     let status = report(&scan, config);
     Ok((scan, status))
+}
+
+/// A scan's tree settled for a printing run's view ([`settle`]), with what the config asks:
+/// its filters, `-m`'s time (`time`: the view shows one), and `--extents` measured on disk
+/// where the tree is a walk's (`walked`; a saved scan keeps the sizes it was saved with).
+/// Says what the user should know of the extents.
+pub fn settled(config: &Config, tree: Tree, totals: Totals, walked: bool, time: bool) -> Tree {
+    let plan = Plan {
+        filters: &config.filters,
+        mode: config.walk.mode,
+        extents: match config.extents && walked {
+            true => Extents::Measure {
+                threads: config.walk.threads,
+            },
+            false => Extents::Saved,
+        },
+        time: config.view.filetime.filter(|_| time),
+        totals,
+    };
+    let settled = settle::settle(tree, &plan);
+    if let Some(note) = settled.note {
+        say(note);
+    }
+    settled.tree
 }
 
 /// Reports the errors recorded in a scan on stderr.

@@ -39,6 +39,7 @@ impl Tree {
     /// from the disk meanwhile give way to the next. Needs the identities (`keep_identity`);
     /// without them every name counts. [`Tree::forget_live_sums`] takes the marks off again.
     pub fn mark_live_duplicates(&mut self) {
+        self.live_sums = true;
         let mut seen = rustc_hash::FxHashSet::default();
         let mut linked = Vec::new();
         let mut repeated = Vec::new();
@@ -65,8 +66,8 @@ impl Tree {
 
     /// Turns every node's own sizes into totals of its subtree. Duplicates, filtered-out
     /// entries and mount points not entered (-x: as `du -x`, which counts no part of another
-    /// filesystem) contribute nothing of their own, and their sizes become 0. Call after
-    /// [`Tree::apply_filters`]; calling it again sums again.
+    /// filesystem) contribute nothing of their own, and their sizes become 0. The last step of
+    /// `settle::settle`, which alone calls it (after the filters and extents).
     pub fn finish(&mut self) {
         self.sum_up(true);
     }
@@ -76,12 +77,16 @@ impl Tree {
     /// run again as entries come. Entries removed from the disk count nothing; repeated
     /// names of hard links ([`Tree::mark_live_duplicates`]) neither.
     pub fn sum_live(&mut self) {
+        self.live_sums = true;
         self.sum_up(false);
     }
 
     /// Puts the tree back as the walk built it, for the walk's end: directories hold their own
     /// values again, and no name is marked a live duplicate.
     pub fn forget_live_sums(&mut self) {
+        if !std::mem::take(&mut self.live_sums) {
+            return; // as the walk built it: nothing to forget (a pass over every entry saved)
+        }
         self.forget_totals();
         for id in 0..self.len() as NodeId {
             self.head_mut(id).clear_flag(flags::LIVE_DUPLICATE);
@@ -144,7 +149,7 @@ impl Tree {
     /// `-m`: makes each entry's chosen time its node's time, so that [`Tree::finish`]
     /// carries the newest time up: a directory's time is the newest of its own and its
     /// entries', as dust's (dir_walker.rs `clean_inodes`: the max of the children and the
-    /// directory's own). Call before `finish`.
+    /// directory's own). A step of `settle::settle`, before the totals.
     pub fn use_time(&mut self, field: crate::vocab::TimeField) {
         use crate::vocab::TimeField;
         if field == TimeField::Modified {

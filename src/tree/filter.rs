@@ -106,7 +106,7 @@ impl PathFilters {
 impl Tree {
     /// Marks rejected files [`flags::FILTERED`] and drops the own sizes of rejected
     /// directories (their contents are judged one by one), as dust counts. No-op without
-    /// filters. Call before `finish`.
+    /// filters. A step of `settle::settle`, before the totals.
     pub fn apply_filters(&mut self, filters: &PathFilters) {
         self.filter(filters, true);
     }

@@ -235,6 +235,9 @@ pub struct Tree {
     /// What of every node's disk size is its own and what other files share, indexed by id
     /// (subtree values), when the scan counted extents (`--extents`); empty otherwise.
     pub sharing: Vec<Sharing>,
+    /// A view summed the tree while it was walked ([`Tree::sum_live`]): its directories hold
+    /// totals and some names are marked live duplicates until [`Tree::forget_live_sums`].
+    live_sums: bool,
 }
 
 /// What deleting a node would free, and what it shares (`--extents`).

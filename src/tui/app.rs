@@ -21,6 +21,7 @@ use super::requests::Rescanned;
 use super::state::{Options, Request, State};
 use super::style::Styles;
 use super::view;
+use crate::settle::{settle, settle_live, Extents, Plan, Totals};
 use crate::tree::NodeId;
 use crate::tree::PathFilters;
 use crate::vocab::SizeMode;
@@ -35,9 +36,9 @@ const IDLE_WAIT: Duration = Duration::from_millis(250);
 
 /// Results of background work, sent to the UI thread.
 enum Done {
-    /// A finished walk or a loaded export, and what to say of its extents (`--extents`).
-    /// A walk's scan has an empty tree: the tree stayed in its [`LiveScan`] (`keep_tree`).
-    Scan(Box<Scan>, Option<&'static str>),
+    /// A finished walk or a loaded export. A walk's scan has an empty tree when the tree
+    /// stayed in its [`LiveScan`] (`keep_tree`).
+    Scan(Box<Scan>, Loaded),
     DeleteProgress(usize, usize),
     Deleted {
         outcome: delete::Outcome,
@@ -45,6 +46,26 @@ enum Done {
         trash: bool,
     },
     Rescanned(NodeId, Rescanned),
+}
+
+/// What of the settle stage a finished scan has been through.
+enum Loaded {
+    /// None: its tree is as the walk or the import made it.
+    Raw,
+    /// All of it, off the event loop (`--extents` measures every file), and what to say of
+    /// its extents.
+    Settled(Option<&'static str>),
+}
+
+/// How the view settles a tree: its filters, disk sizes (the view switches modes itself).
+fn settle_plan(filters: &PathFilters, extents: Extents) -> Plan<'_> {
+    Plan {
+        filters,
+        mode: SizeMode::Disk,
+        extents,
+        time: None,
+        totals: Totals::Summed,
+    }
 }
 
 /// The walk in progress, watched through its [`LiveScan`]. The view shows the walk's own
@@ -123,18 +144,20 @@ impl App {
         let extents = self.extents.then(|| self.filters.clone());
         std::thread::spawn(move || {
             let mut scan = walk_live(&paths, &opts, &p, &l);
-            let mut note = None;
+            let mut loaded = Loaded::Raw;
             if let Some(filters) = extents {
                 // measured apart: the view goes on with the walk's tree meanwhile
                 if l.keep_tree {
                     let kept = l.builder.lock().unwrap_or_else(PoisonError::into_inner);
                     scan.tree = kept.tree().clone();
                 }
-                scan.tree.forget_live_sums();
-                scan.tree.apply_filters(&filters);
-                note = crate::walk::extents::measure(&mut scan.tree, opts.threads);
+                let threads = opts.threads;
+                let plan = settle_plan(&filters, Extents::Measure { threads });
+                let settled = settle(std::mem::take(&mut scan.tree), &plan);
+                scan.tree = settled.tree;
+                loaded = Loaded::Settled(settled.note);
             }
-            let _ = tx.send(Done::Scan(Box::new(scan), note));
+            let _ = tx.send(Done::Scan(Box::new(scan), loaded));
         });
         self.watch(live, progress);
     }
@@ -144,7 +167,7 @@ impl App {
     pub fn show_imported(&mut self, scan: Scan) {
         self.state.imported = true;
         self.state.allow_delete = false;
-        self.handle(Done::Scan(Box::new(scan), None));
+        self.handle(Done::Scan(Box::new(scan), Loaded::Raw));
     }
 
     /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
@@ -259,11 +282,9 @@ impl App {
                             )),
                         }
                     } else {
-                        let mut tree = scan.tree;
-                        let errors = super::errors::lines(&scan.errors, &tree);
-                        tree.apply_filters(&filters);
-                        tree.finish();
-                        Rescanned::Tree(Box::new(tree), errors)
+                        let errors = super::errors::lines(&scan.errors, &scan.tree);
+                        let plan = settle_plan(&filters, Extents::Saved);
+                        Rescanned::Tree(Box::new(settle(scan.tree, &plan).tree), errors)
                     };
                     let _ = tx.send(Done::Rescanned(id, result));
                 });
@@ -273,13 +294,13 @@ impl App {
 
     fn handle(&mut self, done: Done) {
         match done {
-            Done::Scan(scan, note) => self.scan_done(*scan, note),
+            Done::Scan(scan, loaded) => self.scan_done(*scan, loaded),
             other => self.lend(|app| app.handle_lent(other)),
         }
     }
 
     /// The walk ended (or an export was loaded): its tree, filtered and summed, is shown.
-    fn scan_done(&mut self, mut scan: Scan, note: Option<&'static str>) {
+    fn scan_done(&mut self, mut scan: Scan, loaded: Loaded) {
         debug_assert!(!self.lent, "the walk's tree is taken back, never lent");
         if let (0, Some(w)) = (scan.tree.len(), &self.walking) {
             let mut kept = w
@@ -289,18 +310,15 @@ impl App {
                 .unwrap_or_else(PoisonError::into_inner);
             scan.tree = std::mem::take(&mut *kept).into_tree();
         }
-        let mut tree = scan.tree;
-        // sums the view made while the walk ran
-        tree.forget_live_sums();
-        tree.apply_filters(&self.filters);
-        if self.state.imported {
-            let filtered = self.filters.is_active();
-            crate::walk::extents::keep_imported(&mut tree, SizeMode::Disk, filtered);
-        }
-        tree.finish();
-        if let Some(note) = note {
-            self.state.message = Some(note.into());
-        }
+        let tree = match loaded {
+            Loaded::Settled(note) => {
+                if let Some(note) = note {
+                    self.state.message = Some(note.into());
+                }
+                scan.tree
+            }
+            Loaded::Raw => settle(scan.tree, &settle_plan(&self.filters, Extents::Saved)).tree,
+        };
         // first: the rows of a finished walk list what a comparison found removed
         self.state.scan.running = false;
         self.state.set_tree(tree);
@@ -369,10 +387,7 @@ impl App {
         if !self.lent {
             return; // the walk holds its lock yet: nothing read
         }
-        let tree = &mut self.state.tree;
-        tree.mark_live_duplicates();
-        tree.apply_filters(&self.filters);
-        tree.sum_live();
+        settle_live(&mut self.state.tree, &self.filters);
         self.state.tree_changed();
     }
 

@@ -94,7 +94,9 @@ fn the_walks_own_tree_is_shown_and_the_selection_stays_on_its_entry() {
         tree: crate::tree::Tree::default(),
         errors: Vec::new(),
     };
-    app.tx.send(Done::Scan(Box::new(scan), None)).expect("send");
+    app.tx
+        .send(Done::Scan(Box::new(scan), Loaded::Raw))
+        .expect("send");
     assert!(app.poll());
     assert!(!app.state.scan.running);
     assert_eq!(names(&app), [&b"a"[..]]);

@@ -24,7 +24,6 @@
 pub mod dedup;
 mod dir;
 mod entries;
-pub mod extents;
 mod inode_bitmap;
 mod job;
 mod options;

@@ -10,6 +10,7 @@ const LAYERS: &[&[&str]] = &[
     &["sys", "units"],
     &["tree"],
     &["walk"],
+    &["settle"],
     &["diff", "export", "owners", "progress"],
     &["render"],
     &["error"],
@@ -198,4 +199,43 @@ fn no_files_import_each_other_in_a_circle() {
             }
         }
     }
+}
+
+/// The tree's lifecycle (what an import saved, filters, extents, time, totals; the sums of a
+/// walk still running) is the settle stage's: app/ and tui/ hand it a tree and a plan and call
+/// no step of it themselves, so its order is written in one place (`src/settle/mod.rs`).
+#[test]
+fn only_the_settle_stage_steps_a_tree_through_its_lifecycle() {
+    const STEPS: &[&str] = &[
+        ".apply_filters(",
+        ".mark_filtered(",
+        "tree.finish()",
+        "t.finish()",
+        ".sum_live(",
+        ".use_time(",
+        ".forget_live_sums(",
+        ".mark_live_duplicates(",
+        "extents::measure(",
+        ".drop_identity(",
+        ".sharing = ",
+        ".links = ",
+        ".extra = ",
+    ];
+    let mut wrong = Vec::new();
+    for (module, code) in sources() {
+        let top = module.split("::").next().unwrap_or("");
+        if !["app", "tui"].contains(&top) {
+            continue;
+        }
+        for step in STEPS {
+            if code.contains(step) {
+                wrong.push(format!("{module} calls {step}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "lifecycle steps outside src/settle (call settle::settle with a Plan):\n{}",
+        wrong.join("\n")
+    );
 }

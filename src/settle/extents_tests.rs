@@ -1,4 +1,4 @@
-//! Unit tests of `walk::extents` (a file of their own, so the module stays readable).
+//! Unit tests of `settle::extents` (a file of their own, so the module stays readable).
 
 use super::*;
 use crate::tree::{Node, TreeBuilder};

@@ -60,7 +60,7 @@ pub struct Holding {
 const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
 
 /// Measures every counted file of `tree` by its extents, sets its disk size to what it
-/// holds and fills [`Tree::sharing`]. Call after `apply_filters`, before `finish`, on a
+/// holds and fills [`Tree::sharing`]. Called by [`super::settle`] after the filters, before the totals, on a
 /// tree of own sizes. `threads`: as the walk's `-T`. Returns a note for the user when
 /// compressed extents could not be measured (btrfs's tree search needs CAP_SYS_ADMIN).
 pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> {
@@ -104,15 +104,6 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> 
             "--extents: btrfs tells compressed sizes to root only (CAP_SYS_ADMIN): \
              compressed extents count more than they take (never more than du counts)",
         )
-}
-
-/// What an imported scan's sharing (read back from an export made with `--extents`) may
-/// still be shown as: only disk sizes, and only as scanned: a filter leaves part of a
-/// directory out, and what the rest shares cannot be told from the union saved.
-pub fn keep_imported(tree: &mut Tree, mode: crate::vocab::SizeMode, filtered: bool) {
-    if mode != crate::vocab::SizeMode::Disk || filtered {
-        tree.sharing = Vec::new();
-    }
 }
 
 /// The btrfs filesystems met, by device number (each subvolume has its own): their UUIDs.
