@@ -303,18 +303,22 @@ fn without_sharing_the_mode_counts_what_du_counts() {
         (size(&v), size(&v) - f1, f1),
         "only f1 is shared (linked)"
     );
-    // the bars: a header over the two columns, counted in the lines asked for (the root's
-    // and -n's)
-    for args in [
-        &["--extents", "-n", "4", "t"][..],
-        &["--extents", "-n", "4", "-F", "t"],
-    ] {
-        let out = String::from_utf8(env.stdout_ok(args)).expect("UTF-8");
+    // the bars: a header over the two columns, above the rows -n asks for (the same rows as
+    // without --extents)
+    for args in [&["-n", "4", "t"][..], &["-n", "4", "-F", "t"]] {
+        let plain = String::from_utf8(env.stdout_ok(args)).expect("UTF-8");
+        let out =
+            String::from_utf8(env.stdout_ok([&["--extents"][..], args].concat())).expect("UTF-8");
         let rows: Vec<&str> = out.lines().collect();
         assert_eq!(
             rows.len(),
-            5,
-            "{args:?}: -n 4 and the root's, the header one of them:\n{out}"
+            plain.lines().count() + 1,
+            "{args:?}: the rows without --extents and the header:\n{out}\n{plain}"
+        );
+        assert_eq!(
+            rows.len(),
+            6,
+            "{args:?}: -n 4 entries, the root's row and the header:\n{out}"
         );
         let header: Vec<&str> = rows[0].split_whitespace().collect();
         assert_eq!(header, ["Disk", "Excl", "Shared"], "{args:?}:\n{out}");
