@@ -121,6 +121,7 @@ sync
 {hogs} --extents -j --diff ../before.ncdu plain > ../diff.json
 {hogs} -j --diff ../before-blocks.ncdu plain > ../diff-blocks.json
 {hogs} --extents -j --diff ../before-blocks.ncdu plain > ../mixed.json 2> ../mixed.err
+{hogs} -j --diff ../before.ncdu plain > ../reverse.json 2> ../reverse.err
 du -sB1 plain/x/r1again > ../du-clone.txt"#,
         hogs = hogs_bin().display()
     ));
@@ -148,4 +149,53 @@ du -sB1 plain/x/r1again > ../du-clone.txt"#,
     );
     let err = fs::read_to_string(env.path("mixed.err")).expect("stderr");
     assert!(err.contains("not saved with --extents"), "said: {err}");
+    // the other way round: every clone shows up as growth, and that is said too
+    let reverse = read_json(&env, "reverse.json");
+    assert!(
+        field_u64(&reverse, "new") - field_u64(&reverse, "old") >= clone,
+        "the new side without the mode: {reverse}"
+    );
+    let err = fs::read_to_string(env.path("reverse.err")).expect("stderr");
+    assert!(err.contains("was saved with --extents"), "said: {err}");
+}
+
+/// On any filesystem, a comparison whose two sides were measured in different modes says
+/// so, whichever side is in the mode and whether the new side is a walk or an export; two
+/// sides in the same mode say nothing.
+#[test]
+fn diff_says_when_the_sides_differ_in_the_mode() {
+    let env = TestEnv::new();
+    env.file("t/a", 50_000).file("t/b/c", 20_000);
+    env.stdout_ok(["--extents", "-O", "ext.ncdu", "t"]);
+    env.stdout_ok(["-O", "plain.ncdu", "t"]);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--diff", "ext.ncdu", "t"],
+            "'ext.ncdu' was saved with --extents",
+        ),
+        (
+            &["--diff", "ext.ncdu", "--import", "plain.ncdu"],
+            "'ext.ncdu' was saved with --extents",
+        ),
+        (
+            &["--extents", "--diff", "plain.ncdu", "t"],
+            "'plain.ncdu' was not saved with --extents",
+        ),
+        (
+            &["--diff", "plain.ncdu", "--import", "ext.ncdu"],
+            "'plain.ncdu' was not saved with --extents",
+        ),
+        (&["--extents", "--diff", "ext.ncdu", "t"], ""),
+        (&["--diff", "plain.ncdu", "t"], ""),
+    ];
+    for (args, said) in cases {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if said.is_empty() {
+            assert!(err.is_empty(), "{args:?}: same mode, nothing to say: {err}");
+        } else {
+            assert!(err.contains(said), "{args:?}: says {said:?}: {err}");
+        }
+    }
 }
