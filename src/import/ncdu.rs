@@ -38,7 +38,10 @@ use crate::tree::{
 };
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
+mod binary;
 mod parser;
+
+pub use binary::read_binary;
 
 use parser::Parser;
 
@@ -142,7 +145,7 @@ fn check_magic(head: &[u8]) -> Result<(), ImportError> {
     } else if head.starts_with(b"\xfd7zXZ") {
         "the file is xz-compressed: decompress it first (xz -dc FILE | hogs --import -)"
     } else if head.starts_with(b"\xbfncduEX1") {
-        "this is ncdu's binary export format: convert it with ncdu -f FILE -o FILE.json"
+        "this is ncdu's binary export format, which a merge does not read yet: convert it with hogs --import FILE -O FILE.json"
     } else {
         return Ok(());
     };

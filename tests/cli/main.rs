@@ -33,6 +33,7 @@ mod import;
 mod interop;
 mod layers;
 mod merge;
+mod ncdu_binary;
 mod network;
 mod output;
 mod owners;
