@@ -16,7 +16,10 @@ kb\t'Kilobytes (1000)'
 mb\t'Megabytes'
 gb\t'Gigabytes'
 tb\t'Terabytes'"
-complete -c hogs -s O -l export -d 'Write the scan to FILE in ncdu\'s JSON export format instead of showing it (\'-\' for stdout); ncdu -f and gdu -f read it' -r
+complete -c hogs -s O -l export -d 'Write the scan to FILE in ncdu\'s export format instead of showing it (\'-\' for stdout): JSON, which ncdu -f and gdu -f read, or as --export-format says or the name ends (.ncdu: ncdu 2\'s binary format, .zst: compressed JSON)' -r
+complete -c hogs -l export-format -d 'With --export: the format to write (default: by FILE\'s name, .ncdu binary, .zst json.zst, else json)' -r -f -a "json\t'ncdu\'s JSON (ncdu -o): ncdu 1 and 2, gdu and hogs read it'
+json.zst\t'The same JSON, zstd-compressed (ncdu -c -o)'
+binary\t'ncdu 2\'s binary format (ncdu -O): ncdu 2.6+ browses it without loading it'"
 complete -c hogs -s M -l mtime -d 'Only count files modified in this many days, as find(1): +N more than N days ago, N between N and N+1 days ago, -N less than N days ago' -r
 complete -c hogs -s A -l atime -d 'As --mtime, with the last access time' -r
 complete -c hogs -s y -l ctime -d 'As --mtime, with the last status change time' -r

@@ -116,13 +116,13 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
     }
     let shown_name = new.tree.name(new_root).to_vec();
     let walked = config.import.is_none();
-    if config.extents && old.tree.sharing.is_empty() {
-        crate::error::say(format!(
-            "--diff: '{}' was not saved with --extents: its sizes count every clone and \
-             snapshot again",
-            shown(opts.old.as_bytes(), err_tty)
-        ));
-    }
+    // a walk is in the mode when asked to be; an export, when it was saved in it
+    let new_extents = if walked {
+        config.extents
+    } else {
+        !new.tree.sharing.is_empty()
+    };
+    warn_if_modes_differ(opts, !old.tree.sharing.is_empty(), new_extents, err_tty);
     let old = prepare(old.tree, &shown_name, config, false);
     let new = prepare(new.tree, &shown_name, config, walked);
     let matching = Matching::new(&old, old_root, &new, new_root, config.walk.mode);
@@ -133,6 +133,24 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
         status,
         shown_name,
     })
+}
+
+/// Says when one side was measured with `--extents` and the other was not: in the mode a
+/// clone or a snapshot counts once, without it each time, so the change shown is no change.
+fn warn_if_modes_differ(opts: &DiffOptions, old_extents: bool, new_extents: bool, err_tty: bool) {
+    let old = shown(opts.old.as_bytes(), err_tty);
+    let why = "one side counts every clone and snapshot again";
+    match (old_extents, new_extents) {
+        (false, true) => crate::error::say(format!(
+            "--diff: '{old}' was not saved with --extents and the new scan was measured \
+             with it: {why}"
+        )),
+        (true, false) => crate::error::say(format!(
+            "--diff: '{old}' was saved with --extents and the new scan was not measured \
+             with it: {why}"
+        )),
+        _ => {}
+    }
 }
 
 /// The two sides of the interactive view's comparison: the earlier scan (loaded, checked

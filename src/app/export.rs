@@ -1,13 +1,15 @@
 //! `hogs -O FILE [PATH]`: the scan (a walk, or `--import`) written in ncdu's format instead
 //! of shown. The format itself is [`crate::export`].
 
-use std::io::BufWriter;
+use std::io::{self, BufWriter, Write};
 
-use crate::config::{Config, ExportTarget};
+use crate::config::{Config, ExportFormat, ExportTarget};
 use crate::error::{fail, ExitStatus};
-use crate::export::{self, ncdu};
+use crate::export::{self, ncdu, ncdu_bin};
 use crate::render::escape::shown;
 use crate::settle::Totals;
+use crate::tree::{NodeId, Tree};
+use crate::walk::ScanError;
 
 /// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
 /// export (exit status 1); a target that cannot be written fails before the walk.
@@ -48,7 +50,7 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         timestamp: export::now(),
     };
     // the file is replaced only now, complete (see `export::ExportSink`)
-    let written = ncdu::write_ncdu(tree, root, &scan.errors, &opts, &mut out)
+    let written = write(tree, root, &scan.errors, &opts, target.format, &mut out)
         .and_then(|()| {
             out.into_inner()
                 .map_err(std::io::IntoInnerError::into_error)
@@ -60,4 +62,29 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         true,
         err_tty,
     ))
+}
+
+/// The tree in `format`.
+fn write(
+    tree: &Tree,
+    root: NodeId,
+    errors: &[ScanError],
+    opts: &ncdu::NcduOptions<'_>,
+    format: ExportFormat,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match format {
+        ExportFormat::Json => ncdu::write_ncdu(tree, root, errors, opts, out),
+        ExportFormat::JsonZst => {
+            // ncdu 2.8's default level for `-c`
+            let mut z = zstd::stream::write::Encoder::new(out, 4)?;
+            ncdu::write_ncdu(tree, root, errors, opts, &mut z)?;
+            z.finish().map(drop)
+        }
+        ExportFormat::Binary => {
+            let mut w = ncdu_bin::BinWriter::new(out)?;
+            let root_ref = ncdu_bin::write_tree(tree, root, errors, opts, &mut w)?;
+            w.finish(root_ref).map(drop)
+        }
+    }
 }

@@ -151,11 +151,10 @@ fn render_rows(
     let extra = usize::from(top == TOTAL);
     let sel = Selection {
         mode: config.walk.mode,
-        // -n counts the rows below the top as dust does: the top's row is one more;
-        // --extents's bars have a header line: it is one of the lines asked for
-        max_rows: opts.lines.saturating_add(1).saturating_sub(usize::from(
-            view.form == Form::Bars && !tree.sharing.is_empty(),
-        )),
+        // -n counts the rows below the top as dust does: the top's row is one more, and so
+        // is --extents's header line (a line of labels, not an entry; the default -n leaves
+        // ten lines of the terminal free)
+        max_rows: opts.lines.saturating_add(1),
         max_depth: opts.depth.map(|d| d + extra),
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,

@@ -12,6 +12,18 @@ use std::ffi::OsString;
 
 use clap::{Arg, ArgAction, CommandFactory, Parser, ValueEnum};
 
+/// What `--export` writes (`--export-format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// ncdu's JSON (ncdu -o): ncdu 1 and 2, gdu and hogs read it
+    Json,
+    /// The same JSON, zstd-compressed (ncdu -c -o)
+    #[value(name = "json.zst")]
+    JsonZst,
+    /// ncdu 2's binary format (ncdu -O): ncdu 2.6+ browses it without loading it
+    Binary,
+}
+
 /// How sizes are printed (`-o`), with dust's names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -207,8 +219,9 @@ pub struct Cli {
     #[arg(short = 'o', long = "output-format", value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
 
-    /// Write the scan to FILE in ncdu's JSON export format instead of showing it ('-' for
-    /// stdout); ncdu -f and gdu -f read it
+    /// Write the scan to FILE in ncdu's export format instead of showing it ('-' for stdout):
+    /// JSON, which ncdu -f and gdu -f read, or as --export-format says or the name ends
+    /// (.ncdu: ncdu 2's binary format, .zst: compressed JSON)
     #[arg(
         short = 'O',
         long = "export",
@@ -220,6 +233,16 @@ pub struct Cli {
     /// With --export: also write each entry's mtime, uid, gid and mode (ncdu's extended mode)
     #[arg(long = "export-extended", requires = "export")]
     pub export_extended: bool,
+
+    /// With --export: the format to write (default: by FILE's name, .ncdu binary, .zst
+    /// json.zst, else json)
+    #[arg(
+        long = "export-format",
+        value_enum,
+        value_name = "FORMAT",
+        requires = "export"
+    )]
+    pub export_format: Option<ExportFormat>,
 
     /// For screen readers: plain columns NAME DEPTH SIZE PERCENT, no tree drawing or bars
     /// (-p adds full paths)

@@ -34,6 +34,7 @@ const NOT_KEYS: &[&str] = &[
     "import-keep-first",
     "export",
     "export-extended",
+    "export-format",
     "diff",
     "diff-root-any",
     "html",

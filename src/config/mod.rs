@@ -19,7 +19,9 @@ use crate::units::parse_size;
 use crate::vocab::{trim_trailing_slashes, SizeMode, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
-pub use mode::{DiffOptions, ExportTarget, Form, HtmlReport, Interactive, Mode, Rows, View};
+pub use mode::{
+    DiffOptions, ExportFormat, ExportTarget, Form, HtmlReport, Interactive, Mode, Rows, View,
+};
 
 /// `--import FILE…`: the exports to load instead of walking, merged when there are several.
 #[derive(Clone, Debug, PartialEq, Eq)]

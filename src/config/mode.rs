@@ -4,6 +4,7 @@
 use std::ffi::{OsStr, OsString};
 
 use super::cli::Cli;
+pub use super::cli::ExportFormat;
 use super::ConfigError;
 
 /// What a run does. `main` matches on it once; each arm is one run of `crate::app` (or the
@@ -75,6 +76,21 @@ pub struct ExportTarget {
     pub file: OsString,
     /// ncdu's extended mode: mtime, uid, gid and mode of every entry.
     pub extended: bool,
+    /// As `--export-format` says, or the file's name.
+    pub format: ExportFormat,
+}
+
+/// The format a file's name asks for: `.ncdu` ncdu 2's binary format, `.zst` compressed
+/// JSON, anything else (stdout too) JSON.
+fn format_of_name(file: &OsStr) -> ExportFormat {
+    let name = file.as_encoded_bytes();
+    if name.ends_with(b".ncdu") {
+        ExportFormat::Binary
+    } else if name.ends_with(b".zst") {
+        ExportFormat::JsonZst
+    } else {
+        ExportFormat::Json
+    }
 }
 
 /// `--diff`: compare with an earlier scan. The new scan is `paths[0]` walked, or
@@ -146,6 +162,7 @@ pub(super) fn decide(
     import: &mut Option<super::Imports>,
 ) -> Result<Mode, ConfigError> {
     let export = cli.export.clone().map(|file| ExportTarget {
+        format: cli.export_format.unwrap_or_else(|| format_of_name(&file)),
         file,
         extended: cli.export_extended,
     });
@@ -356,9 +373,24 @@ mod tests {
             export,
             Mode::Export(ExportTarget {
                 file: "x.json".into(),
-                extended: true
+                extended: true,
+                format: ExportFormat::Json,
             })
         );
+        for (file, format) in [
+            ("x.ncdu", ExportFormat::Binary),
+            ("x.json.zst", ExportFormat::JsonZst),
+            ("-", ExportFormat::Json),
+        ] {
+            let Mode::Export(t) = mode(&["-O", file]) else {
+                panic!("an export")
+            };
+            assert_eq!(t.format, format, "{file}");
+        }
+        let Mode::Export(t) = mode(&["-O", "x.ncdu", "--export-format", "json"]) else {
+            panic!("an export")
+        };
+        assert_eq!(t.format, ExportFormat::Json, "the flag wins over the name");
         let ia = mode(&["i", "--no-delete"]);
         assert!(matches!(
             ia,

@@ -1,6 +1,7 @@
 //! Writing a scan for other tools: ncdu's JSON export format (`-O`).
 
 pub mod ncdu;
+pub mod ncdu_bin;
 
 use std::ffi::OsStr;
 use std::fs::File;

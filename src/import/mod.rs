@@ -1,13 +1,16 @@
 //! Loading a scan written by another run or another tool instead of walking: ncdu's JSON
-//! export format (`hogs -O`, `ncdu -o`, `gdu -o`).
+//! export format (`hogs -O`, `ncdu -o`, `gdu -o`), zstd-compressed or not, and ncdu 2's
+//! binary format (`ncdu -O`, `hogs -O x.ncdu`), told apart by their first bytes.
 //!
 //! The result is the same [`crate::walk::Scan`] a walk returns (own sizes, not yet totals), so
 //! everything after the walk — filters, totals, every view, a diff of two scans — works on
 //! it unchanged.
 
+mod formats;
 pub mod json;
 pub mod merge;
 pub mod ncdu;
+pub mod ncdu_bin;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -24,13 +27,14 @@ use crate::walk::Scan;
 /// Loads `--import FILE` (`-`: stdin) as the scan to show, keeping what `keep` says. The
 /// error is the one line to print.
 pub fn import_file(file: &OsStr, to_terminal: bool, keep: Keep) -> Result<Scan, String> {
-    let result = if file.as_bytes() == b"-" {
-        ncdu::read_keeping(io::stdin().lock(), keep)
+    let opened = if file.as_bytes() == b"-" {
+        formats::stdin()
     } else {
         File::open(file)
-            .map_err(ImportError::Io)
-            .and_then(|f| ncdu::read_keeping(f, keep))
     };
+    let result = opened
+        .map_err(ImportError::Io)
+        .and_then(|f| formats::read_any(f, keep));
     result.map(|i| i.scan).map_err(|e| {
         format!(
             "cannot import '{}': {e}",
@@ -69,6 +73,8 @@ pub enum ImportError {
     Missing(&'static str),
     /// Parts of a merge that cannot go together, or a part that failed: the whole message.
     Merge(String),
+    /// A binary export that is damaged: what is wrong, and where (block, item).
+    Format(String),
 }
 
 impl fmt::Display for ImportError {
@@ -85,6 +91,7 @@ impl fmt::Display for ImportError {
             ),
             ImportError::Unsupported(why) | ImportError::Missing(why) => f.write_str(why),
             ImportError::Merge(msg) => f.write_str(msg),
+            ImportError::Format(msg) => f.write_str(msg),
         }
     }
 }

@@ -39,7 +39,10 @@ use crate::tree::{
 use crate::vocab::TimeField;
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
+mod binary;
 mod parser;
+
+pub use binary::read_binary;
 
 use parser::Parser;
 
@@ -172,7 +175,7 @@ fn check_magic(head: &[u8]) -> Result<(), ImportError> {
     } else if head.starts_with(b"\xfd7zXZ") {
         "the file is xz-compressed: decompress it first (xz -dc FILE | hogs --import -)"
     } else if head.starts_with(b"\xbfncduEX1") {
-        "this is ncdu's binary export format: convert it with ncdu -f FILE -o FILE.json"
+        "this is ncdu's binary export format, which a merge does not read yet: convert it with hogs --import FILE -O FILE.json"
     } else {
         return Ok(());
     };
@@ -281,8 +284,14 @@ impl Sink {
     /// Refuses an entry that counts without the time the filters read.
     fn check_time(&self, info: &Info) -> Result<(), ImportError> {
         let counted = info.excluded.is_none() && !info.unscanned;
+        self.check_time_of(counted, info.mtime.is_some())
+    }
+
+    /// Refuses an entry that counts (`counted`) without the time the filters read (it has a
+    /// modification time: `has_mtime`; no export records the others).
+    pub(crate) fn check_time_of(&self, counted: bool, has_mtime: bool) -> Result<(), ImportError> {
         match self.keep.time {
-            Some(TimeField::Modified) if !counted || info.mtime.is_some() => Ok(()),
+            Some(TimeField::Modified) if !counted || has_mtime => Ok(()),
             Some(field) => Err(ImportError::Missing(no_times(field))),
             None => Ok(()),
         }

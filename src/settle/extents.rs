@@ -44,6 +44,10 @@ pub struct Piece {
     pub len: u64,
     /// The filesystem says another file (or a snapshot) refers to it too.
     pub shared: bool,
+    /// A whole btrfs extent the file refers to only part of (a bookend): what of it no file
+    /// refers to is on disk, counted where the extent is first met, and shared by nobody
+    /// (as `btrfs filesystem du` counts a file's shared bytes: those it refers to).
+    pub whole: bool,
 }
 
 /// What one node holds: `private` bytes no other file refers to (unless `linked`), and
@@ -56,9 +60,6 @@ pub struct Holding {
     pub pieces: Vec<Piece>,
 }
 
-/// Nodes that count nothing of their own (see `Tree::finish`).
-const SKIPPED: u8 = flags::DUPLICATE | flags::FILTERED | flags::OTHER_FS;
-
 /// Measures every counted file of `tree` by its extents, sets its disk size to what it
 /// holds and fills [`Tree::sharing`]. Called by [`super::settle`] after the filters, before the totals, on a
 /// tree of own sizes. `threads`: as the walk's `-T`. Returns a note for the user when
@@ -70,14 +71,14 @@ pub fn measure(tree: &mut Tree, threads: Option<usize>) -> Option<&'static str> 
     let mut chunks: Vec<(NodeId, Vec<NodeId>)> = Vec::new();
     for parent in 0..tree.len() {
         let n = tree.node(parent as NodeId);
-        if parent != TOTAL as usize && (!n.is_dir() || n.has(SKIPPED)) {
+        if parent != TOTAL as usize && (!n.is_dir() || !n.is_counted()) {
             continue;
         }
         let files: Vec<NodeId> = n
             .children()
             .filter(|&c| {
                 let c = tree.node(c);
-                c.kind() == EntryKind::File && !c.has(SKIPPED)
+                c.kind() == EntryKind::File && c.is_counted()
             })
             .collect();
         for run in files.chunks(CHUNK) {
@@ -207,6 +208,7 @@ pub fn from_fiemap(space: u128, extents: &[Extent], blocks: u64, linked: bool) -
             start: e.physical,
             len: e.length,
             shared: true,
+            whole: false,
         })
         .collect();
     let in_pieces: u64 = pieces.iter().map(|p| p.len).sum();
@@ -217,9 +219,10 @@ pub fn from_fiemap(space: u128, extents: &[Extent], blocks: u64, linked: bool) -
     }
 }
 
-/// A btrfs file by its file extent items (as compsize): each disk extent it refers to as a
-/// piece of its compressed size, shared if FIEMAP says any part of the file that refers to
-/// it is; inline data private.
+/// A btrfs file by its file extent items (as compsize): the part of an uncompressed disk
+/// extent it refers to as a piece (and the whole extent as a `whole` piece when that is only
+/// part of it), a compressed extent as one piece of its compressed size; shared if FIEMAP
+/// says any part of the file that refers to it is; inline data private.
 pub fn from_btrfs_items(
     fsid: u128,
     items: &[BtrfsExtent],
@@ -238,7 +241,9 @@ pub fn from_btrfs_items(
                 logical,
                 disk_bytenr,
                 disk_num_bytes,
+                offset,
                 num_bytes,
+                compressed,
             } => {
                 let end = logical.saturating_add(num_bytes.max(1));
                 let shared = extents.iter().any(|e| {
@@ -246,12 +251,27 @@ pub fn from_btrfs_items(
                         && e.logical < end
                         && logical < e.logical.saturating_add(e.length)
                 });
-                h.pieces.push(Piece {
+                let whole = Piece {
                     space: fsid,
                     start: disk_bytenr,
                     len: disk_num_bytes,
                     shared,
-                });
+                    whole: false,
+                };
+                let used = disk_num_bytes.saturating_sub(offset).min(num_bytes);
+                if compressed || used == disk_num_bytes {
+                    h.pieces.push(whole);
+                } else {
+                    h.pieces.push(Piece {
+                        start: disk_bytenr.saturating_add(offset),
+                        len: used,
+                        ..whole
+                    });
+                    h.pieces.push(Piece {
+                        whole: true,
+                        ..whole
+                    });
+                }
             }
         }
     }
@@ -267,11 +287,10 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
     let mut own_disk = vec![0u64; len];
     let mut exclusive = vec![0u64; len];
     let mut shared = vec![0u64; len];
-    // (space, start, end, node)
-    let mut ranges: Vec<(u128, u64, u64, NodeId, bool)> = Vec::new();
+    let mut ranges: Vec<Range> = Vec::new();
     for id in 1..len {
         let n = tree.node(id as NodeId);
-        if n.has(SKIPPED) {
+        if !n.is_counted() {
             continue;
         }
         let h = holdings[id].take().unwrap_or_else(|| Holding {
@@ -294,34 +313,41 @@ pub fn settle(tree: &mut Tree, mut holdings: Vec<Option<Holding>>) {
         }
         for p in h.pieces {
             let end = p.start.saturating_add(p.len);
-            ranges.push((p.space, p.start, end, id as NodeId, p.shared || h.linked));
+            ranges.push(Range {
+                space: p.space,
+                start: p.start,
+                end,
+                node: id as NodeId,
+                shared: p.shared || h.linked,
+                whole: p.whole,
+            });
         }
     }
     let mut stamps = Stamps {
         stamp: vec![0; len],
         now: 0,
     };
-    let mut count = |bytes: u64, nodes: &[NodeId], shared_any: bool| {
+    let mut count = |bytes: u64, nodes: &[NodeId], shared_any: bool, referred: bool| {
         let Some(&first) = nodes.iter().min_by_key(|&&id| rank[id as usize]) else {
             return;
         };
         own_disk[first as usize] += bytes;
         if !shared_any && nodes.len() == 1 {
             exclusive[first as usize] += bytes;
-        } else {
+        } else if referred {
             stamps.add_to_ancestors(tree, nodes, bytes, &mut shared);
         }
     };
     sweep(&mut ranges, &mut count);
     for (id, &disk) in own_disk.iter().enumerate().skip(1) {
         let mut n = tree.node(id as NodeId);
-        if n.kind() == EntryKind::File && !n.has(SKIPPED) {
+        if n.kind() == EntryKind::File && n.is_counted() {
             n.disk = disk;
             tree.set_node(id as NodeId, &n);
         }
     }
     for id in (1..len).rev() {
-        if !tree.node(id as NodeId).has(SKIPPED) {
+        if tree.node(id as NodeId).is_counted() {
             let p = tree.parent(id as NodeId) as usize;
             exclusive[p] += exclusive[id];
         }
@@ -374,41 +400,53 @@ impl Stamps {
     }
 }
 
+/// A piece of disk a node holds, as the sweep takes it.
+struct Range {
+    space: u128,
+    start: u64,
+    end: u64,
+    node: NodeId,
+    shared: bool,
+    whole: bool,
+}
+
 /// Cuts the ranges into the runs of disk referred to by one set of nodes, and hands each run
-/// to `count` with its nodes (sorted, once each) and whether any reference is shared.
-fn sweep(
-    ranges: &mut [(u128, u64, u64, NodeId, bool)],
-    count: &mut impl FnMut(u64, &[NodeId], bool),
-) {
+/// to `count` with its nodes (sorted, once each), whether any reference is shared, and
+/// whether any file refers to it (false: the unreferenced part of a bookend extent, held by
+/// the nodes whose `whole` pieces cover it).
+fn sweep(ranges: &mut [Range], count: &mut impl FnMut(u64, &[NodeId], bool, bool)) {
     // (space, position, starts, index): ends sort before starts at the same place
     let mut events: Vec<(u128, u64, bool, usize)> = Vec::with_capacity(ranges.len() * 2);
     for (i, r) in ranges.iter().enumerate() {
-        if r.2 > r.1 {
-            events.push((r.0, r.1, true, i));
-            events.push((r.0, r.2, false, i));
+        if r.end > r.start {
+            events.push((r.space, r.start, true, i));
+            events.push((r.space, r.end, false, i));
         }
     }
     events.sort_unstable();
     let mut active: Vec<usize> = Vec::new();
     let mut at: Option<(u128, u64)> = None;
-    // the run being gathered: its length, nodes and sharing
-    let mut run: (u64, Vec<NodeId>, bool) = (0, Vec::new(), false);
+    // the run being gathered: its length, nodes, sharing and whether it is referred to
+    let mut run: (u64, Vec<NodeId>, bool, bool) = (0, Vec::new(), false, true);
     let mut nodes: Vec<NodeId> = Vec::new();
     let mut i = 0;
     while i < events.len() {
         let (space, pos) = (events[i].0, events[i].1);
         if let Some((s, from)) = at {
             if s == space && pos > from && !active.is_empty() {
+                // what files refer to is theirs; a bookend's rest, its holders'
+                let referred = active.iter().any(|&r| !ranges[r].whole);
+                let holders = || active.iter().filter(|&&r| ranges[r].whole != referred);
                 nodes.clear();
-                nodes.extend(active.iter().map(|&r| ranges[r].3));
+                nodes.extend(holders().map(|&r| ranges[r].node));
                 nodes.sort_unstable();
                 nodes.dedup();
-                let shared = active.iter().any(|&r| ranges[r].4);
-                if run.1 == nodes && run.2 == shared {
+                let shared = holders().any(|&r| ranges[r].shared);
+                if run.1 == nodes && run.2 == shared && run.3 == referred {
                     run.0 += pos - from;
                 } else {
-                    count(run.0, &run.1, run.2);
-                    run = (pos - from, nodes.clone(), shared);
+                    count(run.0, &run.1, run.2, run.3);
+                    run = (pos - from, nodes.clone(), shared, referred);
                 }
             }
         }
@@ -423,7 +461,7 @@ fn sweep(
         }
         at = Some((space, pos));
     }
-    count(run.0, &run.1, run.2);
+    count(run.0, &run.1, run.2, run.3);
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ fn piece(start: u64, len: u64, shared: bool) -> Piece {
         start,
         len,
         shared,
+        whole: false,
     }
 }
 
@@ -150,6 +151,7 @@ fn piece_in(space: u128, start: u64, len: u64) -> Piece {
         start,
         len,
         shared: true,
+        whole: false,
     }
 }
 
@@ -161,13 +163,17 @@ fn btrfs_items_count_compressed_sizes_and_inline_data() {
             logical: 0,
             disk_bytenr: 0,
             disk_num_bytes: 0,
+            offset: 0,
             num_bytes: 4096,
+            compressed: false,
         },
         BtrfsExtent::Regular {
             logical: 4096,
             disk_bytenr: 1 << 30,
             disk_num_bytes: 4096,
+            offset: 0,
             num_bytes: 131072,
+            compressed: true,
         },
     ];
     let extents = [Extent {

@@ -193,7 +193,9 @@ pub fn btrfs_extents(
                     logical: offset,
                     disk_bytenr: le(21),
                     disk_num_bytes: le(29),
+                    offset: le(37),
                     num_bytes: le(45),
+                    compressed: item[16] != 0,
                 },
                 _ => continue,
             };

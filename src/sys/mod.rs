@@ -214,12 +214,14 @@ pub enum BtrfsExtent {
     /// Data stored in the metadata item itself: `disk` bytes (compressed if it is).
     Inline { disk: u64 },
     /// A reference to `num_bytes` at file offset `logical` into the extent of
-    /// `disk_num_bytes` at `disk_bytenr` (0: a hole).
+    /// `disk_num_bytes` at `disk_bytenr` (0: a hole), `offset` bytes into its data.
     Regular {
         logical: u64,
         disk_bytenr: u64,
         disk_num_bytes: u64,
+        offset: u64,
         num_bytes: u64,
+        compressed: bool,
     },
 }
 

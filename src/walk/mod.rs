@@ -270,10 +270,9 @@ impl Walker<'_> {
         lock(&self.errors).push(ScanError { at, kind, errno });
     }
 
+    /// A directory that was listed in its parent and could not be read, gone since (ENOENT)
+    /// included: what it held is left out, so it is named and the run is incomplete, as du.
     fn unreadable(&self, id: NodeId, e: Errno) {
-        if e == Errno::NOENT {
-            return; // vanished since it was listed: as if it never was
-        }
         lock(self.builder).update(id, |n| n.set_flag(flags::UNREADABLE));
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
     }

@@ -7,7 +7,7 @@ use super::dedup::NameClaim;
 use super::entries::{name_bytes, Listed, StatBatch, StatResult, READY_STEP};
 use super::placed::{DirClaim, Facts, Placed, Subdir, FOLDED_INTO_DIR};
 use super::plan::Fold;
-use crate::sys::{Errno, Meta, Times};
+use crate::sys::{Meta, Times};
 use crate::tree::{flags, spare_room, EntryKind, Node, StatExtra};
 use crate::vocab::SizeMode;
 
@@ -50,7 +50,6 @@ pub(super) struct Placer {
     pub(super) mode: SizeMode,
     /// Files are not stat'ed: every inode goes through the hard-link set.
     pub(super) count_mode: bool,
-    pub(super) follow: bool,
     pub(super) one_filesystem: bool,
     pub(super) dedup_dirs: bool,
     pub(super) dedup_files: bool,
@@ -96,10 +95,9 @@ impl Placer {
         } = entry;
         let (edev, eino, nlink, eperm) = match stat {
             Some(Err(err)) => {
-                // vanished since listed: silent, unless -L met a dangling link
-                if *err != Errno::NOENT || self.follow {
-                    out.failed.push((name.into(), err.raw_os_error()));
-                }
+                // vanished since listed (renamed, removed) included: left out, so named, as du
+                // names it; a total silently short of a whole directory is a wrong number
+                out.failed.push((name.into(), err.raw_os_error()));
                 return;
             }
             Some(Ok(m)) => (m.dev, m.ino, m.nlink, m.mode & 0o7777),

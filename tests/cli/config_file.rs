@@ -360,6 +360,7 @@ fn every_long_flag_is_a_documented_config_key() {
         "import-keep-first",
         "export",
         "export-extended",
+        "export-format",
         "diff",
         "diff-root-any",
         "html",

@@ -222,6 +222,48 @@ btrfs filesystem du -s --raw plain plain/x plain/y plain/y/own2 vol/b/own > ../b
     assert_eq!(sharing(&plain), (size(&plain), 1003520, 3002368));
 }
 
+/// A clone partly overwritten refers to only part of the extent it shared (a bookend): its
+/// shared bytes are those it still refers to, as `btrfs filesystem du` counts them, and the
+/// total is still compsize's (the extent is on disk whole).
+#[test]
+fn btrfs_partly_overwritten_clone_shares_what_it_refers_to() {
+    if !can_mount(&["mkfs.btrfs", "btrfs", "compsize", "unshare"]) {
+        return;
+    }
+    let env = TestEnv::new();
+    let script = btrfs_script(&format!(
+        r#"head -c 65536 /dev/urandom | dd of=plain/y/r1clone bs=65536 seek=10 conv=notrunc 2>/dev/null
+sync
+{hogs} --extents -j plain > ../plain.json
+btrfs filesystem du -s --raw plain plain/x plain/y > ../btrfs-du.txt
+compsize -b plain > ../compsize.txt"#,
+        hogs = hogs_bin().display()
+    ));
+    if !in_private_mounts(&env, &script, "mount a btrfs image") {
+        return;
+    }
+    let plain = read_json(&env, "plain.json");
+    let theirs = btrfs_du(&env, "btrfs-du.txt");
+    let ours = [
+        ("plain", &plain),
+        ("plain/x", child(&plain, "x")),
+        ("plain/y", child(&plain, "y")),
+    ];
+    for (path, node) in ours {
+        let (_, (_, excl, set_shared)) = theirs
+            .iter()
+            .find(|(p, _)| p == path)
+            .unwrap_or_else(|| panic!("{path} in btrfs filesystem du: {theirs:?}"));
+        let (_, e, s) = sharing(node);
+        assert_eq!((e, s), (*excl, *set_shared), "{path}: (exclusive, shared)");
+    }
+    assert_eq!(
+        size(&plain),
+        compsize_disk(&env, "compsize.txt"),
+        "vs compsize"
+    );
+}
+
 /// XFS with reflinks: a file and two clones count one copy's blocks; every copy is shared.
 #[test]
 fn xfs_reflink_clones_count_one_copy() {
@@ -303,18 +345,22 @@ fn without_sharing_the_mode_counts_what_du_counts() {
         (size(&v), size(&v) - f1, f1),
         "only f1 is shared (linked)"
     );
-    // the bars: a header over the two columns, counted in the lines asked for (the root's
-    // and -n's)
-    for args in [
-        &["--extents", "-n", "4", "t"][..],
-        &["--extents", "-n", "4", "-F", "t"],
-    ] {
-        let out = String::from_utf8(env.stdout_ok(args)).expect("UTF-8");
+    // the bars: a header over the two columns, above the rows -n asks for (the same rows as
+    // without --extents)
+    for args in [&["-n", "4", "t"][..], &["-n", "4", "-F", "t"]] {
+        let plain = String::from_utf8(env.stdout_ok(args)).expect("UTF-8");
+        let out =
+            String::from_utf8(env.stdout_ok([&["--extents"][..], args].concat())).expect("UTF-8");
         let rows: Vec<&str> = out.lines().collect();
         assert_eq!(
             rows.len(),
-            5,
-            "{args:?}: -n 4 and the root's, the header one of them:\n{out}"
+            plain.lines().count() + 1,
+            "{args:?}: the rows without --extents and the header:\n{out}\n{plain}"
+        );
+        assert_eq!(
+            rows.len(),
+            6,
+            "{args:?}: -n 4 entries, the root's row and the header:\n{out}"
         );
         let header: Vec<&str> = rows[0].split_whitespace().collect();
         assert_eq!(header, ["Disk", "Excl", "Shared"], "{args:?}:\n{out}");

@@ -56,8 +56,8 @@ fn the_export_keeps_the_numbers_and_ncdu_and_gdu_read_it() {
     let env = TestEnv::new();
     let script = btrfs_script(&format!(
         r#"{hogs} --extents -j plain > ../walk.json
-{hogs} --extents -O ../plain.ncdu plain
-{hogs} --extents -O ../vol.ncdu vol
+{hogs} --extents -O ../plain.export.json plain
+{hogs} --extents -O ../vol.export.json vol
 compsize -b vol > ../compsize-vol.txt"#,
         hogs = hogs_bin().display()
     ));
@@ -65,22 +65,22 @@ compsize -b vol > ../compsize-vol.txt"#,
         return;
     }
     let walk = read_json(&env, "walk.json");
-    let imported = env.json(["--import", "plain.ncdu"]);
+    let imported = env.json(["--import", "plain.export.json"]);
     assert_eq!(triples(&imported), triples(&walk), "--import of the export");
     assert!(sharing(&walk).2 > 0, "the image shares something: {walk}");
-    let vol = env.json(["--import", "vol.ncdu"]);
+    let vol = env.json(["--import", "vol.export.json"]);
     assert_eq!(
         size(&vol),
         compsize_disk(&env, "compsize-vol.txt"),
         "vol, imported, vs compsize -b"
     );
     // filters leave part of what was shared out: no columns rather than wrong ones
-    let filtered = env.json(["--import", "plain.ncdu", "-e", "own"]);
+    let filtered = env.json(["--import", "plain.export.json", "-e", "own"]);
     assert!(filtered.get("exclusive_bytes").is_none(), "{filtered}");
 
     // ncdu reads it (and drops what it does not know); its sizes are the extents'
     let out = Command::new("ncdu")
-        .args(["-f", "plain.ncdu", "-o", "ncdu.json"])
+        .args(["-f", "plain.export.json", "-o", "ncdu.json"])
         .current_dir(env.root())
         .output()
         .expect("run ncdu");
@@ -89,7 +89,7 @@ compsize -b vol > ../compsize-vol.txt"#,
     assert_eq!(size(&again), size(&walk), "ncdu's re-export of it");
     // gdu reads it; it counts every directory as 4096 bytes, whatever the file says
     let out = Command::new("gdu")
-        .args(["-n", "-p", "--no-prefix", "-s", "-f", "plain.ncdu"])
+        .args(["-n", "-p", "--no-prefix", "-s", "-f", "plain.export.json"])
         .current_dir(env.root())
         .output()
         .expect("run gdu");
@@ -114,13 +114,14 @@ fn diff_compares_what_the_disk_holds() {
     let env = TestEnv::new();
     let script = btrfs_script(&format!(
         r#"{hogs} --extents -j plain > ../before.json
-{hogs} --extents -O ../before.ncdu plain
-{hogs} -O ../before-blocks.ncdu plain
+{hogs} --extents -O ../before.export.json plain
+{hogs} -O ../before-blocks.export.json plain
 cp --reflink=always plain/x/r1 plain/x/r1again
 sync
-{hogs} --extents -j --diff ../before.ncdu plain > ../diff.json
-{hogs} -j --diff ../before-blocks.ncdu plain > ../diff-blocks.json
-{hogs} --extents -j --diff ../before-blocks.ncdu plain > ../mixed.json 2> ../mixed.err
+{hogs} --extents -j --diff ../before.export.json plain > ../diff.json
+{hogs} -j --diff ../before-blocks.export.json plain > ../diff-blocks.json
+{hogs} --extents -j --diff ../before-blocks.export.json plain > ../mixed.json 2> ../mixed.err
+{hogs} -j --diff ../before.export.json plain > ../reverse.json 2> ../reverse.err
 du -sB1 plain/x/r1again > ../du-clone.txt"#,
         hogs = hogs_bin().display()
     ));
@@ -148,4 +149,53 @@ du -sB1 plain/x/r1again > ../du-clone.txt"#,
     );
     let err = fs::read_to_string(env.path("mixed.err")).expect("stderr");
     assert!(err.contains("not saved with --extents"), "said: {err}");
+    // the other way round: every clone shows up as growth, and that is said too
+    let reverse = read_json(&env, "reverse.json");
+    assert!(
+        field_u64(&reverse, "new") - field_u64(&reverse, "old") >= clone,
+        "the new side without the mode: {reverse}"
+    );
+    let err = fs::read_to_string(env.path("reverse.err")).expect("stderr");
+    assert!(err.contains("was saved with --extents"), "said: {err}");
+}
+
+/// On any filesystem, a comparison whose two sides were measured in different modes says
+/// so, whichever side is in the mode and whether the new side is a walk or an export; two
+/// sides in the same mode say nothing.
+#[test]
+fn diff_says_when_the_sides_differ_in_the_mode() {
+    let env = TestEnv::new();
+    env.file("t/a", 50_000).file("t/b/c", 20_000);
+    env.stdout_ok(["--extents", "-O", "ext.export.json", "t"]);
+    env.stdout_ok(["-O", "plain.export.json", "t"]);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--diff", "ext.export.json", "t"],
+            "'ext.export.json' was saved with --extents",
+        ),
+        (
+            &["--diff", "ext.export.json", "--import", "plain.export.json"],
+            "'ext.export.json' was saved with --extents",
+        ),
+        (
+            &["--extents", "--diff", "plain.export.json", "t"],
+            "'plain.export.json' was not saved with --extents",
+        ),
+        (
+            &["--diff", "plain.export.json", "--import", "ext.export.json"],
+            "'plain.export.json' was not saved with --extents",
+        ),
+        (&["--extents", "--diff", "ext.export.json", "t"], ""),
+        (&["--diff", "plain.export.json", "t"], ""),
+    ];
+    for (args, said) in cases {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if said.is_empty() {
+            assert!(err.is_empty(), "{args:?}: same mode, nothing to say: {err}");
+        } else {
+            assert!(err.contains(said), "{args:?}: says {said:?}: {err}");
+        }
+    }
 }

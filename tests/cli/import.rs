@@ -18,7 +18,7 @@ use crate::util::*;
 
 /// A tree with everything an export records: nested directories, hard links, a symlink, a
 /// FIFO, an empty directory and hostile names.
-fn rich_tree(env: &TestEnv) {
+pub(crate) fn rich_tree(env: &TestEnv) {
     mixed_tree(env, "d");
     env.hardlink("d/a/b/big", "d/z/big-again");
     env.hardlink("d/one", "d/a/one-again");
@@ -35,9 +35,9 @@ fn rich_tree(env: &TestEnv) {
 
 /// Every node by path below the root: (kind, disk, apparent, mtime, flags, owner, identity
 /// of hard links).
-type Facts = BTreeMap<Vec<u8>, String>;
+pub(crate) type Facts = BTreeMap<Vec<u8>, String>;
 
-fn facts(tree: &Tree, kinds: bool) -> Facts {
+pub(crate) fn facts(tree: &Tree, kinds: bool) -> Facts {
     let root = tree.roots().next().expect("a root");
     let prefix = tree.path(root).len();
     (root..tree.len() as NodeId)

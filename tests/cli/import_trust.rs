@@ -60,6 +60,12 @@ fn time_filters_refuse_an_import_without_the_times() {
             format!("hogs: cannot import 'ext.json': no export records {what} needs (filter a scan of the directory)\n")
         );
     }
+    // ncdu 2's binary format, as hogs writes it, likewise
+    env.stdout_ok(["-O", "plain.ncdu", "r"]);
+    env.stdout_ok(["--export-extended", "-O", "ext.ncdu", "r"]);
+    let out = refused(&env, &["--import", "plain.ncdu", "-M", "-1", "-d", "0"]);
+    assert!(out.contains("records no modification times"), "{out}");
+    assert_eq!(env.total(["--import", "ext.ncdu", "-M", "-1"]), all);
     if have("ncdu") {
         env.bash("ncdu -o ncdu.json r && ncdu -e -o ncdu-e.json r");
         let out = refused(&env, &["--import", "ncdu.json", "-M", "-1"]);

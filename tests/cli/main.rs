@@ -36,6 +36,7 @@ mod interop;
 mod layers;
 mod lost_output;
 mod merge;
+mod ncdu_binary;
 mod network;
 mod output;
 mod owners;

@@ -1,6 +1,7 @@
 //! Generated-input tests (proptest) of everything that parses user input or prints names:
-//! size strings (`-z`), the config file, the ncdu importer, and the bars renderer on arbitrary
-//! byte names. A plain `cargo test` runs a few hundred cases of each; a long run:
+//! size strings (`-z`), the config file, the ncdu importer (JSON and binary), and the bars
+//! renderer on arbitrary byte names. A plain `cargo test` runs a few hundred cases of each
+//! (256, under a second for the binary reader); a long run:
 //!
 //! ```text
 //! PROPTEST_CASES=100000 cargo test --release --test fuzz
@@ -211,6 +212,96 @@ proptest! {
         let at = cut.index(end);
         // never a partial tree passed off as complete
         prop_assert!(hogs::import::ncdu::read_tree(&text.as_bytes()[..at]).is_err(), "accepted a cut at {}: {}", at, &text[..at]);
+    }
+}
+
+// ---------- the reader of ncdu 2's binary format ----------
+
+/// A valid binary export: a root, directories of files named from `names`, as hogs writes
+/// them, with blocks of `block` bytes (many blocks, references across them).
+fn binary_with(names: &[String], block: usize) -> Vec<u8> {
+    use hogs::export::ncdu_bin::format::{etype, Item};
+    let mut w = hogs::export::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
+        .expect("a writer");
+    let (mut root_last, mut dir_last, mut in_dir) = (None, None, 0u64);
+    let mut items = 0;
+    for (i, n) in names.iter().enumerate() {
+        let file = Item {
+            etype: [etype::REG, etype::LINK, etype::NONREG, etype::ERR][i % 4],
+            name: format!("n{i}-{}", n.replace('/', "_")).into_bytes(),
+            prev: dir_last,
+            asize: Some(i as u64),
+            dsize: Some(4096),
+            ino: Some(i as u64 % 3),
+            nlink: Some(2),
+            ..Item::default()
+        };
+        dir_last = Some(w.item(&file).expect("item"));
+        in_dir += 1;
+        if i % 3 == 2 || i + 1 == names.len() {
+            let dir = Item {
+                etype: etype::DIR,
+                name: format!("d{i}").into_bytes(),
+                prev: root_last,
+                sub: dir_last.take(),
+                items: Some(in_dir),
+                rderr: Some(false),
+                ..Item::default()
+            };
+            root_last = Some(w.item(&dir).expect("dir"));
+            items += in_dir + 1;
+            in_dir = 0;
+        }
+    }
+    let root = Item {
+        etype: etype::DIR,
+        name: b"/r".to_vec(),
+        sub: root_last,
+        items: Some(items),
+        dev: Some(1),
+        ..Item::default()
+    };
+    let root = w.item(&root).expect("root");
+    w.finish(root).expect("finish")
+}
+
+fn read_binary(bytes: &[u8]) -> Result<hogs::import::ncdu::Import, hogs::import::ImportError> {
+    hogs::import::ncdu::read_binary(bytes, hogs::import::Keep::ALL)
+}
+
+proptest! {
+    #[test]
+    fn binary_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let mut file = b"\xbfncduEX1".to_vec();
+        file.extend_from_slice(&bytes);
+        let _ = read_binary(&file);
+    }
+
+    #[test]
+    fn binary_mutated_exports(
+        names in prop::collection::vec("[a-z0-9 ._-]{1,12}", 1..20),
+        block in 40usize..400,
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+    ) {
+        let mut bytes = binary_with(&names, block);
+        let whole = read_binary(&bytes);
+        prop_assert!(whole.is_ok(), "valid export refused: {:?}", whole.err().map(|e| e.to_string()));
+        for (at, b) in &flips {
+            let i = at.index(bytes.len());
+            bytes[i] = *b;
+        }
+        // an error or a tree, never a panic, a hang or an unbounded allocation
+        let _ = read_binary(&bytes);
+    }
+
+    #[test]
+    fn binary_truncated_is_an_error(
+        names in prop::collection::vec("[a-z0-9]{1,8}", 1..12),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let bytes = binary_with(&names, 64);
+        let at = cut.index(bytes.len());
+        prop_assert!(read_binary(&bytes[..at]).is_err(), "accepted a cut at {}", at);
     }
 }
 

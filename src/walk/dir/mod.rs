@@ -117,7 +117,6 @@ impl<'a> Walker<'a> {
         let placer = Placer {
             mode: self.opts.mode,
             count_mode: plan.counts_only(),
-            follow: self.opts.follow_links,
             one_filesystem: self.opts.one_filesystem,
             dedup_dirs: self.dedup_dirs,
             dedup_files: self.dedup_files,

@@ -11,7 +11,7 @@
 //! | 5 | invalid option values | `errors::invalid_values`, `args::usage_errors_exit_2` |
 //! | 6 | cwd unreadable or deleted | `args::working_directory_gone_or_unreadable` |
 //! | 7 | unreadable directories | `errors::unreadable_directory`, `traversal::read_without_search_permission` |
-//! | 8 | entries vanishing mid-walk | `traversal::churn_while_walking` |
+//! | 8 | entries vanishing mid-walk | `traversal::churn_while_walking`, `vanish::*` |
 //! | 9 | dangling links, -L loops, ELOOP | `traversal::dangling_and_looping_links` |
 //! | 10 | `DT_UNKNOWN` | `traversal::dt_unknown_filesystem` |
 //! | 11 | 20,000-level chain | `shapes::deep_chain` |
@@ -32,6 +32,7 @@ mod args;
 mod counting;
 mod names;
 mod traversal;
+mod vanish;
 
 use std::process::{Command, Output, Stdio};
 

@@ -1,0 +1,243 @@
+//! Writing ncdu 2's binary export format (`-O FILE.ncdu`, `--export-format binary`), which
+//! `ncdu -f` browses without loading it and `hogs --import` reads. The format is described in
+//! [`format`].
+//!
+//! [`BinWriter`] takes items one at a time, children before their directory, and returns each
+//! one's itemref for the `prev` of its next sibling and the `sub` of its directory: a writer
+//! that needs nothing of the tree but the directories still open, so a walk could feed it as
+//! directories finish. [`write_tree`] feeds it a finished tree.
+
+pub mod format;
+mod tree;
+
+use std::io::{self, Write};
+
+pub use tree::write_tree;
+
+use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
+
+/// zstd's level for the blocks: ncdu 2.8's default.
+const LEVEL: i32 = 4;
+
+/// The most an item other than its name can take: the map's start and end, and each key
+/// (one byte) with the longest value (nine).
+const ITEM_MAX: usize = 2 + 19 * 10;
+
+/// How much data goes into a block, by its number: as ncdu 2.8 does, larger blocks as the
+/// file grows, so the index stays small and a reader's cache of blocks covers more entries.
+fn block_size(num: u32) -> usize {
+    match num {
+        n if n < 1 << 20 => 64 << 10,
+        n if n < 2 << 20 => 128 << 10,
+        n if n < 4 << 20 => 256 << 10,
+        n if n < 8 << 20 => 512 << 10,
+        n if n < 16 << 20 => 1024 << 10,
+        _ => 2048 << 10,
+    }
+}
+
+/// Writes an export: the signature at once, each data block as it fills, the index at
+/// [`BinWriter::finish`].
+pub struct BinWriter<W: Write> {
+    out: W,
+    /// The block being filled.
+    buf: Vec<u8>,
+    /// Its number.
+    num: u32,
+    /// `offset << 24 | length` of every block written, by number.
+    index: Vec<u64>,
+    /// Bytes written so far.
+    written: u64,
+    /// A fixed block size (tests), instead of [`block_size`].
+    fixed: Option<usize>,
+    zstd: zstd::bulk::Compressor<'static>,
+}
+
+impl<W: Write> BinWriter<W> {
+    pub fn new(out: W) -> io::Result<Self> {
+        Self::with_block_size(out, None)
+    }
+
+    /// A writer whose blocks hold at most `size` bytes of items (any item still fits).
+    pub fn with_block_size(mut out: W, size: Option<usize>) -> io::Result<Self> {
+        out.write_all(MAGIC)?;
+        Ok(BinWriter {
+            out,
+            buf: Vec::new(),
+            num: 0,
+            index: Vec::new(),
+            written: MAGIC.len() as u64,
+            fixed: size,
+            zstd: zstd::bulk::Compressor::new(LEVEL)?,
+        })
+    }
+
+    fn capacity(&self) -> usize {
+        self.fixed.unwrap_or_else(|| block_size(self.num))
+    }
+
+    /// Writes `item` and returns its itemref.
+    pub fn item(&mut self, item: &Item) -> io::Result<u64> {
+        let need = item.name.len() + ITEM_MAX;
+        if !self.buf.is_empty() && self.buf.len() + need > self.capacity() {
+            self.flush_block()?;
+        }
+        if self.buf.len() + need >= 1 << OFFSET_BITS {
+            return Err(io::Error::other("a name too long for the format"));
+        }
+        let itemref = (u64::from(self.num) << OFFSET_BITS) | self.buf.len() as u64;
+        encode(&mut self.buf, item, itemref);
+        Ok(itemref)
+    }
+
+    /// Compresses the block being filled and writes it.
+    fn flush_block(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let frame = self.zstd.compress(&self.buf)?;
+        let len = frame.len() + 12;
+        if len as u64 > format::OFFSET_MASK || self.written >= 1 << 40 {
+            return Err(io::Error::other("a block too large for the format"));
+        }
+        let len32 = len as u32;
+        self.out.write_all(&block_frame(DATA_BLOCK, len32))?;
+        self.out.write_all(&self.num.to_be_bytes())?;
+        self.out.write_all(&frame)?;
+        self.out.write_all(&block_frame(DATA_BLOCK, len32))?;
+        self.index.push((self.written << OFFSET_BITS) | len as u64);
+        self.written += len as u64;
+        self.num = self
+            .num
+            .checked_add(1)
+            .ok_or_else(|| io::Error::other("too many blocks"))?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Writes the last block and the index, naming `root` the root item; gives the output
+    /// back (to be flushed and renamed by the caller).
+    pub fn finish(mut self, root: u64) -> io::Result<W> {
+        self.flush_block()?;
+        let len = 4 + 8 * self.index.len() as u64 + 8 + 4;
+        if len > format::BLOCK_LEN_MAX {
+            return Err(io::Error::other("too many blocks for the index"));
+        }
+        let mut index = Vec::with_capacity(len as usize);
+        index.extend_from_slice(&block_frame(INDEX_BLOCK, len as u32));
+        for entry in &self.index {
+            index.extend_from_slice(&entry.to_be_bytes());
+        }
+        index.extend_from_slice(&root.to_be_bytes());
+        index.extend_from_slice(&block_frame(INDEX_BLOCK, len as u32));
+        self.out.write_all(&index)?;
+        Ok(self.out)
+    }
+}
+
+/// A CBOR head: major type and argument, in the shortest form.
+fn head(out: &mut Vec<u8>, major: u8, arg: u64) {
+    let m = major << 5;
+    match arg {
+        0..=23 => out.push(m | arg as u8),
+        24..=0xff => out.extend_from_slice(&[m | 24, arg as u8]),
+        0x100..=0xffff => {
+            out.push(m | 25);
+            out.extend_from_slice(&(arg as u16).to_be_bytes());
+        }
+        0x1_0000..=0xffff_ffff => {
+            out.push(m | 26);
+            out.extend_from_slice(&(arg as u32).to_be_bytes());
+        }
+        _ => {
+            out.push(m | 27);
+            out.extend_from_slice(&arg.to_be_bytes());
+        }
+    }
+}
+
+/// A reference to another item: within this block as a distance back from `at` (small,
+/// compresses well), else the whole itemref.
+fn reference(out: &mut Vec<u8>, k: u64, target: Option<u64>, at: u64) {
+    let Some(target) = target else { return };
+    head(out, major::POS, k);
+    if target >> OFFSET_BITS == at >> OFFSET_BITS && target < at {
+        head(out, major::NEG, at - target - 1);
+    } else {
+        head(out, major::POS, target);
+    }
+}
+
+/// One item as an indefinite-length CBOR map, in key order.
+fn encode(out: &mut Vec<u8>, item: &Item, at: u64) {
+    out.push(major::MAP << 5 | 31);
+    head(out, major::POS, key::TYPE);
+    if item.etype >= 0 {
+        head(out, major::POS, item.etype as u64);
+    } else {
+        head(out, major::NEG, (-1 - item.etype) as u64);
+    }
+    head(out, major::POS, key::NAME);
+    head(out, major::BYTES, item.name.len() as u64);
+    out.extend_from_slice(&item.name);
+    reference(out, key::PREV, item.prev, at);
+    let number = |out: &mut Vec<u8>, k: u64, v: Option<u64>| {
+        if let Some(v) = v {
+            head(out, major::POS, k);
+            head(out, major::POS, v);
+        }
+    };
+    number(out, key::ASIZE, item.asize);
+    number(out, key::DSIZE, item.dsize);
+    number(out, key::DEV, item.dev);
+    if let Some(err) = item.rderr {
+        head(out, major::POS, key::RDERR);
+        let v = if err { format::TRUE } else { format::FALSE };
+        head(out, major::SIMPLE, v);
+    }
+    number(out, key::CUMASIZE, item.cumasize);
+    number(out, key::CUMDSIZE, item.cumdsize);
+    number(out, key::SHRASIZE, item.shrasize);
+    number(out, key::SHRDSIZE, item.shrdsize);
+    number(out, key::ITEMS, item.items);
+    reference(out, key::SUB, item.sub, at);
+    number(out, key::INO, item.ino);
+    number(out, key::NLINK, item.nlink);
+    number(out, key::UID, item.uid);
+    number(out, key::GID, item.gid);
+    number(out, key::MODE, item.mode);
+    number(out, key::MTIME, item.mtime);
+    out.push(major::SIMPLE << 5 | 31);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_take_the_shortest_form() {
+        let enc = |major, arg| {
+            let mut v = Vec::new();
+            head(&mut v, major, arg);
+            v
+        };
+        assert_eq!(enc(major::POS, 23), [0x17]);
+        assert_eq!(enc(major::POS, 24), [0x18, 24]);
+        assert_eq!(enc(major::NEG, 499), [0x39, 0x01, 0xf3]);
+        assert_eq!(enc(major::POS, 0x10000), [0x1a, 0, 1, 0, 0]);
+        assert_eq!(
+            enc(major::POS, u64::MAX),
+            [0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
+        );
+    }
+
+    #[test]
+    fn an_empty_export_is_the_signature_and_the_index() {
+        let out = BinWriter::new(Vec::new())
+            .and_then(|w| w.finish(0))
+            .expect("write to a Vec");
+        let mut want = MAGIC.to_vec();
+        want.extend_from_slice(&[0x10, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 16]);
+        assert_eq!(out, want);
+    }
+}
