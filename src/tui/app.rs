@@ -7,7 +7,7 @@ use std::io;
 use std::os::unix::ffi::OsStringExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ratatui::backend::Backend;
@@ -17,12 +17,11 @@ use ratatui::Terminal;
 use super::action::Mapper;
 use super::delete;
 use super::event::EventSource;
-use super::requests::Rescanned;
-use super::state::{Options, Request, State};
+use super::state::{Options, Request, Rescanned, State};
 use super::style::Styles;
 use super::view;
-use crate::tree::NodeId;
 use crate::tree::PathFilters;
+use crate::tree::{NodeId, TreeBuilder};
 use crate::vocab::SizeMode;
 use crate::walk::WalkOptions;
 use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
@@ -142,14 +141,13 @@ impl App {
     /// Shows a scan loaded from an export (`--import`). Its entries may not be on this disk,
     /// or not be the same ones: deleting and rescanning are off.
     pub fn show_imported(&mut self, scan: Scan) {
-        self.state.imported = true;
-        self.state.allow_delete = false;
+        self.state.set_imported();
         self.handle(Done::Scan(Box::new(scan), None));
     }
 
     /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
     pub fn watch(&mut self, live: Arc<LiveScan>, progress: Arc<Progress>) {
-        self.state.scan.running = true;
+        self.state.scan_started();
         self.walking = Some(LiveWalk {
             live,
             progress,
@@ -178,18 +176,11 @@ impl App {
         } else {
             Some(live.builder.lock().unwrap_or_else(PoisonError::into_inner))
         };
-        let Some(mut b) = guard else {
+        let Some(builder) = guard else {
             return f(self);
         };
-        std::mem::swap(&mut self.state.tree, b.tree_mut());
-        self.lent = true;
-        if let Some(w) = &mut self.walking {
-            w.lent_once = true;
-        }
-        let r = f(self);
-        self.lent = false;
-        std::mem::swap(&mut self.state.tree, b.tree_mut());
-        r
+        let mut loan = Loan::new(self, builder);
+        f(&mut loan)
     }
 
     /// Blocks until the background walk has finished and its tree is shown (tests).
@@ -204,7 +195,7 @@ impl App {
 
     /// Blocks until the delete or rescan in progress has finished (tests).
     pub fn wait_for_work(&mut self) {
-        while self.state.busy.is_some() {
+        while self.state.work().busy().is_some() {
             match self.rx.recv_timeout(Duration::from_secs(300)) {
                 Ok(done) => self.handle(done),
                 Err(_) => break,
@@ -222,11 +213,11 @@ impl App {
             Request::StopScan => {
                 if let Some(w) = &self.walking {
                     w.live.cancel.store(true, Ordering::Relaxed);
-                    self.state.scan.stopped = true;
+                    self.state.scan_stopped();
                 }
             }
             Request::Delete { targets, trash } => {
-                let (targets, refused) = delete::plan(&self.state.tree, &targets);
+                let (targets, refused) = delete::plan(self.state.tree(), &targets);
                 let tx = self.tx.clone();
                 std::thread::spawn(move || {
                     let total = targets.len();
@@ -241,11 +232,12 @@ impl App {
                 });
             }
             Request::Rescan(_) if self.extents => {
-                super::extents::start_over(&mut self.state);
+                self.state
+                    .start_over("--extents: reading the whole scan again");
                 self.start_scan(self.paths.clone());
             }
             Request::Rescan(id) => {
-                let path = OsString::from_vec(self.state.tree.path(id));
+                let path = OsString::from_vec(self.state.tree().path(id));
                 let (opts, filters, tx) =
                     (self.walk.clone(), self.filters.clone(), self.tx.clone());
                 std::thread::spawn(move || {
@@ -293,23 +285,19 @@ impl App {
         // sums the view made while the walk ran
         tree.forget_live_sums();
         tree.apply_filters(&self.filters);
-        if self.state.imported {
+        if self.state.imported() {
             let filtered = self.filters.is_active();
             crate::walk::extents::keep_imported(&mut tree, SizeMode::Disk, filtered);
         }
         tree.finish();
-        if let Some(note) = note {
-            self.state.message = Some(note.into());
-        }
-        // first: the rows of a finished walk list what a comparison found removed
-        self.state.scan.running = false;
-        self.state.set_tree(tree);
-        self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
-        let s = &mut self.state.scan;
-        s.errors = scan.errors.len();
+        self.state.scan_done(tree, &scan.errors, note);
         if let Some(w) = self.walking.take() {
-            s.entries = w.progress.entries.load(Ordering::Relaxed);
-            s.bytes = w.progress.bytes.load(Ordering::Relaxed);
+            let p = &w.progress;
+            let (entries, bytes) = (&p.entries, &p.bytes);
+            self.state.scan_progress(
+                entries.load(Ordering::Relaxed),
+                bytes.load(Ordering::Relaxed),
+            );
         }
         self.errors = scan.errors;
     }
@@ -318,7 +306,7 @@ impl App {
         match done {
             Done::Scan(..) => {} // (taken by `handle`, never lent)
             Done::DeleteProgress(done, total) => {
-                self.state.busy = Some(format!("deleting {done}/{total}"));
+                self.state.set_busy(format!("deleting {done}/{total}"));
             }
             Done::Deleted {
                 outcome,
@@ -353,8 +341,12 @@ impl App {
             let started = Instant::now();
             self.lend(|app| app.sum_walk());
             if let Some(w) = &mut self.walking {
-                self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
-                self.state.scan.bytes = w.progress.bytes.load(Ordering::Relaxed);
+                let p = &w.progress;
+                let (entries, bytes) = (&p.entries, &p.bytes);
+                self.state.scan_progress(
+                    entries.load(Ordering::Relaxed),
+                    bytes.load(Ordering::Relaxed),
+                );
                 w.interval = MIN_SUM_INTERVAL.max(started.elapsed() * 10);
                 w.last_sum = Instant::now();
             }
@@ -369,7 +361,7 @@ impl App {
         if !self.lent {
             return; // the walk holds its lock yet: nothing read
         }
-        let tree = &mut self.state.tree;
+        let tree = self.state.tree_mut();
         tree.mark_live_duplicates();
         tree.apply_filters(&self.filters);
         tree.sum_live();
@@ -379,7 +371,7 @@ impl App {
     fn wait_time(&self) -> Duration {
         match &self.walking {
             Some(w) => w.interval.saturating_sub(w.last_sum.elapsed()),
-            None if self.state.busy.is_some() => MIN_SUM_INTERVAL,
+            None if self.state.work().busy().is_some() => MIN_SUM_INTERVAL,
             None => IDLE_WAIT,
         }
     }
@@ -425,6 +417,45 @@ impl App {
     }
 }
 
+/// The walk's tree lent to the state ([`App::lend`]): swapped in when made, given back to
+/// the walk when dropped, whatever way the borrower ends (a panic included), and only then
+/// is the walk's lock released.
+struct Loan<'a, 'b> {
+    app: &'a mut App,
+    builder: MutexGuard<'b, TreeBuilder>,
+}
+
+impl<'a, 'b> Loan<'a, 'b> {
+    fn new(app: &'a mut App, mut builder: MutexGuard<'b, TreeBuilder>) -> Loan<'a, 'b> {
+        std::mem::swap(app.state.tree_mut(), builder.tree_mut());
+        app.lent = true;
+        if let Some(w) = &mut app.walking {
+            w.lent_once = true;
+        }
+        Loan { app, builder }
+    }
+}
+
+impl std::ops::Deref for Loan<'_, '_> {
+    type Target = App;
+    fn deref(&self) -> &App {
+        self.app
+    }
+}
+
+impl std::ops::DerefMut for Loan<'_, '_> {
+    fn deref_mut(&mut self) -> &mut App {
+        self.app
+    }
+}
+
+impl Drop for Loan<'_, '_> {
+    fn drop(&mut self) {
+        self.app.lent = false;
+        std::mem::swap(self.app.state.tree_mut(), self.builder.tree_mut());
+    }
+}
+
 /// Runs the view until the user quits, input ends, or `stop` is set (a fatal signal).
 pub fn run<B: Backend, E: EventSource>(
     terminal: &mut Terminal<B>,
@@ -441,7 +472,7 @@ where
             app.draw(terminal)?;
             dirty = false;
         }
-        if app.state.quit || stop.load(Ordering::Relaxed) {
+        if app.state.quit() || stop.load(Ordering::Relaxed) {
             break;
         }
         if let Some(event) = events.next(app.wait_time())? {

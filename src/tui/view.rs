@@ -45,10 +45,10 @@ pub fn layout(area: Rect, state: &State) -> Areas {
     };
     let middle_top = header.bottom();
     let middle_h = footer.y.saturating_sub(middle_top);
-    let marks_h = if state.marks.is_empty() || area.height < 16 {
+    let marks_h = if state.marks().is_empty() || area.height < 16 {
         0
     } else {
-        (state.marks.len() as u16 + 2).min(middle_h / 3)
+        (state.marks().len() as u16 + 2).min(middle_h / 3)
     };
     let list = Rect {
         y: middle_top,
@@ -85,7 +85,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         return;
     }
     let w = area.width as usize;
-    let path = keep_tail(&path_of(state, state.dir), w.saturating_sub(6));
+    let path = keep_tail(&path_of(state, state.dir()), w.saturating_sub(6));
     let line = Line::from(vec![
         Span::styled(" hogs ", Style::new().bg(Color::Blue).fg(Color::White)),
         Span::raw(" "),
@@ -95,22 +95,22 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     if area.height < 2 {
         return;
     }
-    let node = state.node(state.dir);
-    let mode = match state.mode {
+    let node = state.node(state.dir());
+    let mode = match state.mode() {
         crate::vocab::SizeMode::Disk => "disk",
         crate::vocab::SizeMode::Apparent => "apparent",
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    let entries = node.entries.saturating_sub(u32::from(state.dir != TOTAL));
+    let entries = node.entries.saturating_sub(u32::from(state.dir() != TOTAL));
     let mut text = format!(
         " {} · {entries} {} · {mode}{} · by {}",
-        state.format(node.size(state.mode)),
+        state.format(node.size(state.mode())),
         if entries == 1 { "entry" } else { "entries" },
         super::extents::header(state),
         state.sort_label()
     );
-    let scan = &state.scan;
+    let scan = state.scan();
     let (status, color) = if scan.running {
         (
             format!(
@@ -131,15 +131,15 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
             format!(" · {} unreadable (e lists)", scan.errors),
             Color::Red,
         )
-    } else if state.imported {
+    } else if state.imported() {
         (" · imported".to_string(), Color::Reset)
     } else {
         (String::new(), Color::Reset)
     };
-    if let Some(what) = &state.busy {
+    if let Some(what) = state.work().busy() {
         text.push_str(&format!(" · {what}…"));
     }
-    if let Some(delta) = &state.delta {
+    if let Some(delta) = state.delta() {
         text.push_str(&header_change(state, delta));
     }
     let line = Line::from(vec![
@@ -199,7 +199,7 @@ fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
         Some(Change::Added) => ("new".into(), Color::Cyan),
         Some(Change::Size(0)) => ("=".into(), Color::DarkGray),
         Some(Change::Size(d) | Change::Removed(d)) => (
-            signed_size(d, state.mode, state.units),
+            signed_size(d, state.mode(), state.display().units()),
             if d > 0 { Color::Red } else { Color::Green },
         ),
     }
@@ -207,18 +207,24 @@ fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
 
 /// ` · Δ +1.2Gi · 3 removed (40Mi)` for the current directory.
 fn header_change(state: &State, delta: &Delta) -> String {
-    if state.scan.running {
+    if state.scan().running {
         return " · Δ after the scan".into();
     }
-    let mut text = match delta.change(&state.tree, state.dir) {
-        Some(Change::Size(d)) => format!(" · Δ {}", signed_size(d, state.mode, state.units)),
+    let mut text = match delta.change(state.tree(), state.dir()) {
+        Some(Change::Size(d)) => format!(
+            " · Δ {}",
+            signed_size(d, state.mode(), state.display().units())
+        ),
         Some(Change::Removed(d)) => {
-            format!(" · removed: Δ {}", signed_size(d, state.mode, state.units))
+            format!(
+                " · removed: Δ {}",
+                signed_size(d, state.mode(), state.display().units())
+            )
         }
         Some(Change::Added) => " · Δ new".into(),
         None => return String::new(),
     };
-    let (removed, size) = delta.removed_in(&state.tree, state.dir);
+    let (removed, size) = delta.removed_in(state.tree(), state.dir());
     if removed > 0 {
         text.push_str(&format!(" · {removed} removed ({})", state.format(size)));
     }
@@ -227,10 +233,10 @@ fn header_change(state: &State, delta: &Delta) -> String {
 
 /// The old size of a removed row's directory: what its percentage is of.
 fn removed_parent_size(state: &State, id: NodeId) -> u64 {
-    let old = state.delta.as_ref().map(|d| d.old());
+    let old = state.delta().map(|d| d.old());
     match (super::diff::removed_of(id), old) {
         (Some(o), Some(old)) if (o as usize) < old.len() => {
-            old.node(old.parent(o)).size(state.mode)
+            old.node(old.parent(o)).size(state.mode())
         }
         _ => 0,
     }
@@ -246,9 +252,9 @@ fn bar(filled: f64, width: usize) -> String {
 fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
     let rows = state.rows();
     if rows.is_empty() {
-        let text = if state.filter.is_active() {
+        let text = if state.display().filter().is_active() {
             "  no entry matches the filter"
-        } else if state.scan.running {
+        } else if state.scan().running {
             "  (nothing read here yet)"
         } else {
             "  (empty)"
@@ -258,8 +264,8 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
         }
         return;
     }
-    let end = (state.offset + area.height as usize).min(rows.len());
-    let visible = &rows[state.offset..end];
+    let end = (state.nav().offset() + area.height as usize).min(rows.len());
+    let visible = &rows[state.nav().offset()..end];
     let columns = Columns::of(state, visible, area.width);
     for (i, &id) in visible.iter().enumerate() {
         let y = area.y + i as u16;
@@ -274,7 +280,7 @@ fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
             // not on the disk: the whole row dimmed
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
         }
-        if state.offset + i == state.cursor() {
+        if state.nav().offset() + i == state.cursor() {
             buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
         }
     }
@@ -308,12 +314,12 @@ impl Columns {
         let src = state.source();
         let sizes: Vec<String> = visible
             .iter()
-            .map(|&id| state.format(src.node(id).size(state.mode)))
+            .map(|&id| state.format(src.node(id).size(state.mode())))
             .collect();
         let changes: Option<Vec<(String, Color)>> = shown_delta(state).map(|delta| {
             visible
                 .iter()
-                .map(|&id| change_text(state, delta.change(&state.tree, id)))
+                .map(|&id| change_text(state, delta.change(state.tree(), id)))
                 .collect()
         });
         let change_w = changes
@@ -330,10 +336,10 @@ impl Columns {
             changes,
             change_w,
             sharing: super::extents::cells(state, visible),
-            dir_size: src.node(state.dir).size(state.mode),
+            dir_size: src.node(state.dir()).size(state.mode()),
             largest: state.largest(),
-            count: state.show_count,
-            mtime: state.show_mtime,
+            count: state.display().show_count(),
+            mtime: state.display().show_mtime(),
         };
         cols.make_room(width as usize);
         cols
@@ -382,7 +388,7 @@ fn row_line(
     let src = state.source();
     let n = src.node(id);
     let removed = state.is_removed_row(id);
-    let value = n.size(state.mode);
+    let value = n.size(state.mode());
     // a removed entry's share of its directory as it was
     let parent_size = match removed {
         true => removed_parent_size(state, id),
@@ -393,7 +399,7 @@ fn row_line(
     } else {
         0.0
     };
-    let marked = state.marks.contains(id);
+    let marked = state.marks().contains(id);
     let (size, size_w, change_w) = (&cols.sizes[i], cols.size_w, cols.change_w);
     let mut spans = vec![Span::raw(format!("{size:>size_w$} {pct:>5.1}% "))];
     if let Some(cells) = &cols.sharing {
@@ -421,7 +427,11 @@ fn row_line(
     if cols.count {
         spans.push(Span::raw(format!(
             "{:>6} ",
-            crate::units::format_size(n.entries as u64, crate::vocab::SizeMode::Count, state.units)
+            crate::units::format_size(
+                n.entries as u64,
+                crate::vocab::SizeMode::Count,
+                state.display().units()
+            )
         )));
     }
     if cols.mtime {
@@ -460,10 +470,10 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
-    let total = state.marks.total(&state.tree, state.mode);
+    let total = state.marks().total(state.tree(), state.mode());
     let title = format!(
         " Marked: {} · {} · d delete, t trash ",
-        state.marks.len(),
+        state.marks().len(),
         state.format(total)
     );
     let block = Block::new()
@@ -473,8 +483,8 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
     let inner = block.inner(area);
     block.render(area, buf);
     let w = inner.width as usize;
-    for (i, id) in state.marks.iter().take(inner.height as usize).enumerate() {
-        let size = state.format(state.tree.node(id).size(state.mode));
+    for (i, id) in state.marks().iter().take(inner.height as usize).enumerate() {
+        let size = state.format(state.tree().node(id).size(state.mode()));
         let path = keep_tail(&path_of(state, id), w.saturating_sub(size.len() + 2));
         put_str(
             buf,
@@ -491,10 +501,10 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
 /// scan, no rescan of a saved scan).
 fn footer_keys(state: &State) -> String {
     let mut keys = vec!["?:help", "␣:mark"];
-    if state.allow_delete {
+    if state.allow_delete() {
         keys.push("d:delete");
     }
-    if !state.imported {
+    if !state.imported() {
         keys.push("r:rescan");
     }
     keys.extend(["/:filter", "q:quit"]);
@@ -505,26 +515,31 @@ fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
     if area.height == 0 {
         return;
     }
-    let (left, style) = if state.filter.editing || state.filter.is_active() {
-        let cursor = if state.filter.editing { "▏" } else { "" };
+    let (left, style) = if state.display().filter().editing || state.display().filter().is_active()
+    {
+        let cursor = if state.display().filter().editing {
+            "▏"
+        } else {
+            ""
+        };
         (
             format!(
                 "/{}{cursor}  {} shown · Esc clears",
-                state.filter.text.escape_debug(),
+                state.display().filter().text.escape_debug(),
                 state.rows().len()
             ),
             Style::new().fg(Color::Cyan),
         )
-    } else if let Some(m) = &state.message {
-        (m.clone(), Style::new().fg(Color::Yellow))
+    } else if let Some(m) = state.display().message() {
+        (m.to_string(), Style::new().fg(Color::Yellow))
     } else {
         (footer_keys(state), Style::new().fg(Color::DarkGray))
     };
-    let right = (!state.marks.is_empty()).then(|| {
+    let right = (!state.marks().is_empty()).then(|| {
         format!(
             " {} marked ({}) ",
-            state.marks.len(),
-            state.format(state.marks.total(&state.tree, state.mode))
+            state.marks().len(),
+            state.format(state.marks().total(state.tree(), state.mode()))
         )
     });
     let right_w = right.as_ref().map_or(0, |r| r.len() as u16);
