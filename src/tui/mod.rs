@@ -17,6 +17,7 @@ pub mod extents;
 pub mod listing;
 pub mod marks;
 mod overlay;
+mod rows;
 pub mod signals;
 pub mod state;
 pub mod style;
