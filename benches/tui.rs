@@ -44,8 +44,8 @@ fn key_to_frame(c: &mut Criterion) {
             .expect("draw");
     };
     assert_eq!(
-        state.dir,
-        common::root(&state.tree),
+        state.dir(),
+        common::root(state.tree()),
         "starts at the scanned root"
     );
     // into a directory of the second level, where rows have names, sizes and bars

@@ -7,7 +7,7 @@ use std::io;
 use std::os::unix::ffi::OsStringExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ratatui::backend::Backend;
@@ -17,13 +17,12 @@ use ratatui::Terminal;
 use super::action::Mapper;
 use super::delete;
 use super::event::EventSource;
-use super::requests::Rescanned;
-use super::state::{Options, Request, State};
+use super::state::{Options, Request, Rescanned, State};
 use super::style::Styles;
 use super::view;
 use crate::settle::{settle, settle_live, Extents, Plan, Totals};
-use crate::tree::NodeId;
 use crate::tree::PathFilters;
+use crate::tree::{NodeId, TreeBuilder};
 use crate::vocab::SizeMode;
 use crate::walk::WalkOptions;
 use crate::walk::{walk, walk_live, LiveScan, Progress, Scan, ScanError};
@@ -165,14 +164,13 @@ impl App {
     /// Shows a scan loaded from an export (`--import`). Its entries may not be on this disk,
     /// or not be the same ones: deleting and rescanning are off.
     pub fn show_imported(&mut self, scan: Scan) {
-        self.state.imported = true;
-        self.state.allow_delete = false;
+        self.state.set_imported();
         self.handle(Done::Scan(Box::new(scan), Loaded::Raw));
     }
 
     /// Shows the tree of a walk that runs elsewhere, growing as `live` does.
     pub fn watch(&mut self, live: Arc<LiveScan>, progress: Arc<Progress>) {
-        self.state.scan.running = true;
+        self.state.scan_started();
         self.walking = Some(LiveWalk {
             live,
             progress,
@@ -201,18 +199,11 @@ impl App {
         } else {
             Some(live.builder.lock().unwrap_or_else(PoisonError::into_inner))
         };
-        let Some(mut b) = guard else {
+        let Some(builder) = guard else {
             return f(self);
         };
-        std::mem::swap(&mut self.state.tree, b.tree_mut());
-        self.lent = true;
-        if let Some(w) = &mut self.walking {
-            w.lent_once = true;
-        }
-        let r = f(self);
-        self.lent = false;
-        std::mem::swap(&mut self.state.tree, b.tree_mut());
-        r
+        let mut loan = Loan::new(self, builder);
+        f(&mut loan)
     }
 
     /// Blocks until the background walk has finished and its tree is shown (tests).
@@ -227,7 +218,7 @@ impl App {
 
     /// Blocks until the delete or rescan in progress has finished (tests).
     pub fn wait_for_work(&mut self) {
-        while self.state.busy.is_some() {
+        while self.state.work().busy().is_some() {
             match self.rx.recv_timeout(Duration::from_secs(300)) {
                 Ok(done) => self.handle(done),
                 Err(_) => break,
@@ -245,11 +236,11 @@ impl App {
             Request::StopScan => {
                 if let Some(w) = &self.walking {
                     w.live.cancel.store(true, Ordering::Relaxed);
-                    self.state.scan.stopped = true;
+                    self.state.scan_stopped();
                 }
             }
             Request::Delete { targets, trash } => {
-                let (targets, refused) = delete::plan(&self.state.tree, &targets);
+                let (targets, refused) = delete::plan(self.state.tree(), &targets);
                 let tx = self.tx.clone();
                 std::thread::spawn(move || {
                     let total = targets.len();
@@ -264,11 +255,12 @@ impl App {
                 });
             }
             Request::Rescan(_) if self.extents => {
-                super::extents::start_over(&mut self.state);
+                self.state
+                    .start_over("--extents: reading the whole scan again");
                 self.start_scan(self.paths.clone());
             }
             Request::Rescan(id) => {
-                let path = OsString::from_vec(self.state.tree.path(id));
+                let path = OsString::from_vec(self.state.tree().path(id));
                 let (opts, filters, tx) =
                     (self.walk.clone(), self.filters.clone(), self.tx.clone());
                 std::thread::spawn(move || {
@@ -310,24 +302,21 @@ impl App {
                 .unwrap_or_else(PoisonError::into_inner);
             scan.tree = std::mem::take(&mut *kept).into_tree();
         }
-        let tree = match loaded {
-            Loaded::Settled(note) => {
-                if let Some(note) = note {
-                    self.state.message = Some(note.into());
-                }
-                scan.tree
+        let (tree, note) = match loaded {
+            Loaded::Settled(note) => (scan.tree, note),
+            Loaded::Raw => {
+                let plan = settle_plan(&self.filters, Extents::Saved);
+                (settle(scan.tree, &plan).tree, None)
             }
-            Loaded::Raw => settle(scan.tree, &settle_plan(&self.filters, Extents::Saved)).tree,
         };
-        // first: the rows of a finished walk list what a comparison found removed
-        self.state.scan.running = false;
-        self.state.set_tree(tree);
-        self.state.errors = super::errors::lines(&scan.errors, &self.state.tree);
-        let s = &mut self.state.scan;
-        s.errors = scan.errors.len();
+        self.state.scan_done(tree, &scan.errors, note);
         if let Some(w) = self.walking.take() {
-            s.entries = w.progress.entries.load(Ordering::Relaxed);
-            s.bytes = w.progress.bytes.load(Ordering::Relaxed);
+            let p = &w.progress;
+            let (entries, bytes) = (&p.entries, &p.bytes);
+            self.state.scan_progress(
+                entries.load(Ordering::Relaxed),
+                bytes.load(Ordering::Relaxed),
+            );
         }
         self.errors = scan.errors;
     }
@@ -336,7 +325,7 @@ impl App {
         match done {
             Done::Scan(..) => {} // (taken by `handle`, never lent)
             Done::DeleteProgress(done, total) => {
-                self.state.busy = Some(format!("deleting {done}/{total}"));
+                self.state.set_busy(format!("deleting {done}/{total}"));
             }
             Done::Deleted {
                 outcome,
@@ -371,8 +360,12 @@ impl App {
             let started = Instant::now();
             self.lend(|app| app.sum_walk());
             if let Some(w) = &mut self.walking {
-                self.state.scan.entries = w.progress.entries.load(Ordering::Relaxed);
-                self.state.scan.bytes = w.progress.bytes.load(Ordering::Relaxed);
+                let p = &w.progress;
+                let (entries, bytes) = (&p.entries, &p.bytes);
+                self.state.scan_progress(
+                    entries.load(Ordering::Relaxed),
+                    bytes.load(Ordering::Relaxed),
+                );
                 w.interval = MIN_SUM_INTERVAL.max(started.elapsed() * 10);
                 w.last_sum = Instant::now();
             }
@@ -387,14 +380,14 @@ impl App {
         if !self.lent {
             return; // the walk holds its lock yet: nothing read
         }
-        settle_live(&mut self.state.tree, &self.filters);
+        settle_live(self.state.tree_mut(), &self.filters);
         self.state.tree_changed();
     }
 
     fn wait_time(&self) -> Duration {
         match &self.walking {
             Some(w) => w.interval.saturating_sub(w.last_sum.elapsed()),
-            None if self.state.busy.is_some() => MIN_SUM_INTERVAL,
+            None if self.state.work().busy().is_some() => MIN_SUM_INTERVAL,
             None => IDLE_WAIT,
         }
     }
@@ -440,6 +433,45 @@ impl App {
     }
 }
 
+/// The walk's tree lent to the state ([`App::lend`]): swapped in when made, given back to
+/// the walk when dropped, whatever way the borrower ends (a panic included), and only then
+/// is the walk's lock released.
+struct Loan<'a, 'b> {
+    app: &'a mut App,
+    builder: MutexGuard<'b, TreeBuilder>,
+}
+
+impl<'a, 'b> Loan<'a, 'b> {
+    fn new(app: &'a mut App, mut builder: MutexGuard<'b, TreeBuilder>) -> Loan<'a, 'b> {
+        std::mem::swap(app.state.tree_mut(), builder.tree_mut());
+        app.lent = true;
+        if let Some(w) = &mut app.walking {
+            w.lent_once = true;
+        }
+        Loan { app, builder }
+    }
+}
+
+impl std::ops::Deref for Loan<'_, '_> {
+    type Target = App;
+    fn deref(&self) -> &App {
+        self.app
+    }
+}
+
+impl std::ops::DerefMut for Loan<'_, '_> {
+    fn deref_mut(&mut self) -> &mut App {
+        self.app
+    }
+}
+
+impl Drop for Loan<'_, '_> {
+    fn drop(&mut self) {
+        self.app.lent = false;
+        std::mem::swap(self.app.state.tree_mut(), self.builder.tree_mut());
+    }
+}
+
 /// Runs the view until the user quits, input ends, or `stop` is set (a fatal signal).
 pub fn run<B: Backend, E: EventSource>(
     terminal: &mut Terminal<B>,
@@ -456,7 +488,7 @@ where
             app.draw(terminal)?;
             dirty = false;
         }
-        if app.state.quit || stop.load(Ordering::Relaxed) {
+        if app.state.quit() || stop.load(Ordering::Relaxed) {
             break;
         }
         if let Some(event) = events.next(app.wait_time())? {

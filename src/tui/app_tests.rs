@@ -30,7 +30,7 @@ fn app() -> App {
 
 fn names(app: &App) -> Vec<&[u8]> {
     let s = &app.state;
-    s.rows().iter().map(|&id| s.tree.name(id)).collect()
+    s.rows().iter().map(|&id| s.tree().name(id)).collect()
 }
 
 fn owned(names: Vec<&[u8]>) -> Vec<Vec<u8>> {
@@ -51,7 +51,7 @@ fn the_walks_own_tree_is_shown_and_the_selection_stays_on_its_entry() {
     let live = Arc::new(LiveScan::keeping_tree());
     let mut app = app();
     app.watch(Arc::clone(&live), Arc::new(Progress::default()));
-    assert!(app.state.scan.running && app.lend(|a| a.state.rows().is_empty()));
+    assert!(app.state.scan().running && app.lend(|a| a.state.rows().is_empty()));
     let a = {
         let mut b = live.builder.lock().expect("lock");
         *b = TreeBuilder::with_identity(true);
@@ -86,9 +86,9 @@ fn the_walks_own_tree_is_shown_and_the_selection_stays_on_its_entry() {
     due(&mut app);
     assert!(app.poll());
     assert_eq!(app.lend(|a| owned(names(a))), [b"a".to_vec()]);
-    assert_eq!(app.lend(|a| a.state.tree.node(1).disk), 10 + 10 + 1000);
+    assert_eq!(app.lend(|a| a.state.tree().node(1).disk), 10 + 10 + 1000);
     // one tree: the state holds none of its own while the walk runs
-    assert!(app.state.tree.len() <= 1);
+    assert!(app.state.tree().len() <= 1);
     // the walk ends: its tree, settled, becomes the state's; nothing is left behind
     let scan = Scan {
         tree: crate::tree::Tree::default(),
@@ -98,9 +98,9 @@ fn the_walks_own_tree_is_shown_and_the_selection_stays_on_its_entry() {
         .send(Done::Scan(Box::new(scan), Loaded::Raw))
         .expect("send");
     assert!(app.poll());
-    assert!(!app.state.scan.running);
+    assert!(!app.state.scan().running);
     assert_eq!(names(&app), [&b"a"[..]]);
-    assert_eq!(app.state.tree.node(1).disk, 10 + 10 + 1000);
+    assert_eq!(app.state.tree().node(1).disk, 10 + 10 + 1000);
     assert!(live.builder.lock().expect("lock").tree().len() <= 1);
 }
 
@@ -116,4 +116,33 @@ fn the_view_does_not_wait_for_a_walk_it_never_had() {
     due(&mut app);
     assert!(app.poll());
     drop(held);
+}
+
+/// The walk's tree goes back to the walk however the view's use of it ends: a panic in the
+/// middle of a frame leaves the walk its tree, not the empty one the view held.
+#[test]
+fn a_panic_while_the_tree_is_lent_gives_it_back_to_the_walk() {
+    let live = Arc::new(LiveScan::keeping_tree());
+    let mut app = app();
+    app.watch(Arc::clone(&live), Arc::new(Progress::default()));
+    {
+        let mut b = live.builder.lock().expect("lock");
+        *b = TreeBuilder::with_identity(true);
+        b.add_roots(vec![(
+            b"r".to_vec(),
+            Node::new(EntryKind::Dir, 10, 10, 0, 0),
+        )]);
+    }
+    let walks_roots = |app: &App| app.state.tree().roots().len();
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        app.lend(|a| {
+            assert_eq!(walks_roots(a), 1, "the walk's tree is lent");
+            panic!("a bug while drawing");
+        })
+    }));
+    assert!(panicked.is_err());
+    assert!(!app.lent, "nothing is lent any more");
+    assert_eq!(walks_roots(&app), 0, "the view holds its empty tree again");
+    let b = live.builder.lock().unwrap_or_else(PoisonError::into_inner);
+    assert_eq!(b.tree().roots().len(), 1, "the walk has its tree back");
 }

@@ -246,66 +246,23 @@ fn remove_tree(
         name: name.to_owned(),
         pending: Vec::new(),
     }];
-    let where_ = |stack: &[Frame], leaf: Option<&CStr>| {
-        let mut p = shown.to_string();
-        for f in &stack[1..] {
-            p.push('/');
-            p.push_str(&super::view::display(f.name.to_bytes()));
-        }
-        if let Some(l) = leaf {
-            p.push('/');
-            p.push_str(&super::view::display(l.to_bytes()));
-        }
-        p
-    };
     let mut fresh = true;
     loop {
         if fresh {
             fresh = false;
             let pending = empty_files(&fd, dev, &mut |leaf, e| {
-                errors.push(format!(
-                    "{}: {}",
-                    where_(&stack, Some(leaf)),
-                    describe(e.raw_os_error())
-                ))
+                errors.push(failure_at(shown, &stack, Some(leaf), e))
             });
             match pending {
                 Ok(p) => stack.last_mut().map(|f| f.pending = p).unwrap_or(()),
-                Err(e) => errors.push(format!(
-                    "{}: {}",
-                    where_(&stack, None),
-                    describe(e.raw_os_error())
-                )),
+                Err(e) => errors.push(failure_at(shown, &stack, None, e)),
             }
         }
         let next = stack.last_mut().and_then(|f| f.pending.pop());
         if let Some(sub) = next {
-            let child = sys::stat_at(fd.as_fd(), &sub, false)
-                .and_then(|m| open_dir(fd.as_fd(), &sub).map(|c| (m, c)));
-            match child {
-                Ok((m, c)) if m.kind == EntryKind::Dir => {
-                    if same(c.as_fd(), (m.dev, m.ino)).is_err() {
-                        errors.push(format!(
-                            "{}: changed while deleting",
-                            where_(&stack, Some(&sub))
-                        ));
-                        continue;
-                    }
-                    stack.push(Frame {
-                        id: (m.dev, m.ino),
-                        name: sub,
-                        pending: Vec::new(),
-                    });
-                    fd = c;
-                    fresh = true;
-                }
-                Ok(_) => {}
-                Err(Errno::NOENT) => {}
-                Err(e) => errors.push(format!(
-                    "{}: {}",
-                    where_(&stack, Some(&sub)),
-                    describe(e.raw_os_error())
-                )),
+            if let Some(child) = descend(&fd, sub, &mut stack, shown, errors) {
+                fd = child;
+                fresh = true;
             }
             continue;
         }
@@ -326,15 +283,65 @@ fn remove_tree(
         fd = parent_fd;
         if let Err(e) = rustix::fs::unlinkat(fd.as_fd(), &done.name, AtFlags::REMOVEDIR) {
             if e != Errno::NOTEMPTY || errors.is_empty() {
-                errors.push(format!(
-                    "{}: {}",
-                    where_(&stack, Some(&done.name)),
-                    describe(e.raw_os_error())
-                ));
+                errors.push(failure_at(shown, &stack, Some(&done.name), e));
             }
         }
     }
     Ok(false)
+}
+
+/// Opens the subdirectory `sub` of the directory `fd` being emptied (the top of `stack`)
+/// and pushes it on the stack, if it is still a directory on the way down; returns its fd.
+fn descend(
+    fd: &OwnedFd,
+    sub: CString,
+    stack: &mut Vec<Frame>,
+    shown: &str,
+    errors: &mut Vec<String>,
+) -> Option<OwnedFd> {
+    let child = sys::stat_at(fd.as_fd(), &sub, false)
+        .and_then(|m| open_dir(fd.as_fd(), &sub).map(|c| (m, c)));
+    match child {
+        Ok((m, c)) if m.kind == EntryKind::Dir => {
+            if same(c.as_fd(), (m.dev, m.ino)).is_err() {
+                let at = path_at(shown, stack, Some(&sub));
+                errors.push(format!("{at}: changed while deleting"));
+                return None;
+            }
+            stack.push(Frame {
+                id: (m.dev, m.ino),
+                name: sub,
+                pending: Vec::new(),
+            });
+            Some(c)
+        }
+        Ok(_) | Err(Errno::NOENT) => None,
+        Err(e) => {
+            errors.push(failure_at(shown, stack, Some(&sub), e));
+            None
+        }
+    }
+}
+
+/// The path, for messages, of `leaf` in the directory being emptied (the top of `stack`,
+/// whose bottom is the entry shown as `shown`), or of that directory itself.
+fn path_at(shown: &str, stack: &[Frame], leaf: Option<&CStr>) -> String {
+    let mut p = shown.to_string();
+    for f in &stack[1..] {
+        p.push('/');
+        p.push_str(&super::view::display(f.name.to_bytes()));
+    }
+    if let Some(l) = leaf {
+        p.push('/');
+        p.push_str(&super::view::display(l.to_bytes()));
+    }
+    p
+}
+
+/// A failure's line: where, and the cause in words.
+fn failure_at(shown: &str, stack: &[Frame], leaf: Option<&CStr>, e: Errno) -> String {
+    let at = path_at(shown, stack, leaf);
+    format!("{at}: {}", describe(e.raw_os_error()))
 }
 
 /// Unlinks every non-directory in `dir`; returns the names of its subdirectories on the

@@ -5,7 +5,6 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
-use super::state::State;
 use crate::error::report_scan_errors;
 use crate::render::escape::escape;
 use crate::sys::describe;
@@ -63,22 +62,6 @@ pub fn lines(errors: &[ScanError], tree: &Tree) -> Vec<String> {
             text.strip_prefix("hogs: ").unwrap_or(text).to_string()
         })
         .collect()
-}
-
-impl State {
-    /// The error list as the overlay shows it in `height` lines at most.
-    pub fn error_lines(&self, height: u16) -> Vec<String> {
-        let room = (height as usize).saturating_sub(4).max(1);
-        let mut lines: Vec<String> = self.errors.iter().take(room).cloned().collect();
-        if self.errors.len() > room {
-            lines.pop();
-            lines.push(format!(
-                "… and {} more (all printed when the view closes)",
-                self.errors.len() - lines.len()
-            ));
-        }
-        lines
-    }
 }
 
 #[cfg(test)]

@@ -12,15 +12,15 @@ use crate::vocab::SizeMode;
 /// The sharing of `id`, when the view shows it: a scan with `--extents` (or an export of
 /// one) in disk sizes, and an entry of the tree (not a removed row of a comparison).
 pub fn of(state: &State, id: NodeId) -> Option<Sharing> {
-    if state.mode != SizeMode::Disk || super::diff::removed_of(id).is_some() {
+    if state.mode() != SizeMode::Disk || super::diff::removed_of(id).is_some() {
         return None;
     }
-    state.tree.sharing.get(id as usize).copied()
+    state.tree().sharing.get(id as usize).copied()
 }
 
 /// Whether the view shows the columns.
 pub fn shown(state: &State) -> bool {
-    state.mode == SizeMode::Disk && !state.tree.sharing.is_empty()
+    state.mode() == SizeMode::Disk && !state.tree().sharing.is_empty()
 }
 
 /// What deleting `targets` (outermost entries) frees for sure: what only they hold. And
@@ -112,7 +112,7 @@ pub fn cells(state: &State, visible: &[NodeId]) -> Option<Vec<String>> {
 
 /// The header's words for the current directory: ` · excl 980Ki · shared 2.9Mi`.
 pub fn header(state: &State) -> String {
-    match of(state, state.dir).filter(|_| shown(state)) {
+    match of(state, state.dir()).filter(|_| shown(state)) {
         Some(s) => format!(
             " · excl {} · shared {}",
             state.format(s.exclusive),
@@ -120,23 +120,4 @@ pub fn header(state: &State) -> String {
         ),
         None => String::new(),
     }
-}
-
-/// The state a rescan with `--extents` starts from: what the user set (sort, columns, the
-/// comparison), and no tree, marks or selection, whose ids were the old walk's.
-pub fn start_over(state: &mut State) {
-    let opts = super::state::Options {
-        mode: state.mode,
-        units: state.units,
-        allow_delete: state.allow_delete,
-    };
-    let mut fresh = State::new(crate::tree::TreeBuilder::new().into_tree(), opts);
-    fresh.sort = state.sort;
-    fresh.show_count = state.show_count;
-    fresh.show_mtime = state.show_mtime;
-    fresh.list_top = state.list_top;
-    fresh.page = state.page;
-    fresh.delta = state.delta.take();
-    fresh.message = Some("--extents: reading the whole scan again".into());
-    *state = fresh;
 }

@@ -17,8 +17,7 @@ pub mod extents;
 pub mod listing;
 pub mod marks;
 mod overlay;
-mod owners;
-mod requests;
+mod rows;
 pub mod signals;
 pub mod state;
 pub mod style;
@@ -143,7 +142,7 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
         let mut err = io::stderr().lock();
         // (the walk's errors come with its end: its tree is the state's now)
-        let _ = report_scan_errors(shown, &app.state.tree, &mut err, ttys.stderr);
+        let _ = report_scan_errors(shown, app.state.tree(), &mut err, ttys.stderr);
         if app.errors.len() > shown.len() {
             let _ = writeln!(
                 err,
@@ -156,12 +155,12 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
         // killed, not quit: no marks for a pipe to act on, and the shell's status
         std::process::exit(128 + sig);
     }
-    if ia.print_marked && !app.state.marks.is_empty() {
+    if ia.print_marked && !app.state.marks().is_empty() {
         // quit while the walk ran: the marks are entries of the walk's tree
         let written = app.lend(|app| {
             let state = &app.state;
             let out = &mut io::stdout().lock();
-            marks::print(&state.marks, &state.tree, out, ttys.stdout, ia.null)
+            marks::print(state.marks(), state.tree(), out, ttys.stdout, ia.null)
         });
         // the paths are for a program (`| xargs rm`): a list cut short is a failure
         status = status.max(crate::app::write_status(written, None, true, ttys.stderr));

@@ -12,7 +12,7 @@ use crate::tree::NodeId;
 
 /// Draws the state's overlay, if any, over `area`.
 pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
-    match &state.overlay {
+    match state.overlay() {
         Overlay::None => {}
         Overlay::Help => draw_box(
             buf,
@@ -26,7 +26,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             area,
             "Quit?",
             &[
-                match state.marks.len() {
+                match state.marks().len() {
                     1 => "1 entry is marked.".to_string(),
                     n => format!("{n} entries are marked."),
                 },
@@ -43,12 +43,15 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
         Overlay::Owners { title, lines } => draw_box(buf, area, title, lines, Color::Cyan),
         Overlay::Errors => {
-            let title = format!("Could not be read: {} (any key closes)", state.errors.len());
+            let title = format!(
+                "Could not be read: {} (any key closes)",
+                state.work().errors().len()
+            );
             draw_box(
                 buf,
                 area,
                 &title,
-                &state.error_lines(area.height),
+                &state.work().error_lines(area.height),
                 Color::Red,
             )
         }
@@ -91,10 +94,10 @@ fn confirm_lines(
     trash: bool,
     room: usize,
 ) -> (String, Vec<String>) {
-    let effect = state.tree.removal(targets);
+    let effect = state.tree().removal(targets);
     let verb = if trash { "Move to the trash" } else { "Delete" };
     // --extents: what is really freed, the bytes only the targets hold
-    let words = match super::extents::freed(&state.tree, targets) {
+    let words = match super::extents::freed(state.tree(), targets) {
         Some(f) if !trash && super::extents::shown(state) => {
             super::extents::words(state, f, targets.len())
         }

@@ -6,9 +6,8 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 
-use super::state::{Request, State};
 use crate::sys::describe;
-use crate::tree::{LinkKey, NodeId, TOTAL};
+use crate::tree::{LinkKey, NodeId, Tree};
 
 /// Moves the entry at `path` (as the walk spells it) to the trash. The error is one line in
 /// words: "cannot move to the trash: " and the cause (with the path it concerns when that is
@@ -98,77 +97,62 @@ pub fn holding(folders: &[PathBuf], name: &[u8], key: LinkKey) -> Option<PathBuf
     None
 }
 
-impl State {
-    /// After entries went to the trash: a trash directory inside the scanned tree (the home
-    /// trash below a scanned home, a `.Trash-UID` at the top of a scanned mount) still holds
-    /// their bytes. The deepest node that holds it is rescanned, so the totals keep them, and
-    /// the message says where they went.
-    pub fn trash_in_scan(&mut self, folders: &[PathBuf]) -> Option<Request> {
-        let mut found: Option<(NodeId, Vec<u8>)> = None;
-        for f in folders {
-            let Some((node, path)) = self.node_holding(f) else {
-                continue;
-            };
-            found = Some(match found {
-                None => (node, path),
-                Some((other, first)) => (self.common_ancestor(node, other), first),
+/// The deepest node of `tree` that holds one of the trash directories `folders` (their
+/// common ancestor when several do), and the path of the first spelt from its root as typed.
+pub fn holding_node(tree: &Tree, folders: &[PathBuf]) -> Option<(NodeId, Vec<u8>)> {
+    let mut found: Option<(NodeId, Vec<u8>)> = None;
+    for f in folders {
+        let Some((node, path)) = node_holding(tree, f) else {
+            continue;
+        };
+        found = Some(match found {
+            None => (node, path),
+            Some((other, first)) => (common_ancestor(tree, node, other), first),
+        });
+    }
+    found
+}
+
+/// The deepest node of the tree on the way to `path` (canonical), if a root holds it,
+/// and the path spelt from that root as typed.
+fn node_holding(tree: &Tree, path: &Path) -> Option<(NodeId, Vec<u8>)> {
+    for root in tree.roots() {
+        let typed = Path::new(OsStr::from_bytes(tree.name(root)));
+        let Ok(canon) = std::fs::canonicalize(typed) else {
+            continue;
+        };
+        let Ok(rest) = path.strip_prefix(&canon) else {
+            continue;
+        };
+        let mut node = root;
+        for c in rest.components() {
+            let Component::Normal(name) = c else { break };
+            let next = tree.node(node).children().find(|&k| {
+                tree.name(k) == name.as_bytes() && tree.node(k).is_dir() && tree.is_live(k)
             });
-        }
-        let (node, path) = found?;
-        let shown = super::view::display(&path);
-        let note = format!("; they stay in the scan, in the trash {shown}");
-        self.message = Some(self.message.take().unwrap_or_default() + &note);
-        if node == TOTAL {
-            return None;
-        }
-        self.after_rescan = self.message.clone();
-        self.busy = Some("rescanning the trash".into());
-        Some(Request::Rescan(node))
-    }
-
-    /// The deepest node of the tree on the way to `path` (canonical), if a root holds it,
-    /// and the path spelt from that root as typed.
-    fn node_holding(&self, path: &Path) -> Option<(NodeId, Vec<u8>)> {
-        for root in self.tree.roots() {
-            let typed = Path::new(OsStr::from_bytes(self.tree.name(root)));
-            let Ok(canon) = std::fs::canonicalize(typed) else {
-                continue;
-            };
-            let Ok(rest) = path.strip_prefix(&canon) else {
-                continue;
-            };
-            let mut node = root;
-            for c in rest.components() {
-                let Component::Normal(name) = c else { break };
-                let next = self.tree.node(node).children().find(|&k| {
-                    self.tree.name(k) == name.as_bytes()
-                        && self.tree.node(k).is_dir()
-                        && self.tree.is_live(k)
-                });
-                match next {
-                    Some(k) => node = k,
-                    None => break,
-                }
+            match next {
+                Some(k) => node = k,
+                None => break,
             }
-            let mut shown = self.tree.name(root).to_vec();
-            if !rest.as_os_str().is_empty() {
-                if shown.last() != Some(&b'/') {
-                    shown.push(b'/');
-                }
-                shown.extend_from_slice(rest.as_os_str().as_bytes());
+        }
+        let mut shown = tree.name(root).to_vec();
+        if !rest.as_os_str().is_empty() {
+            if shown.last() != Some(&b'/') {
+                shown.push(b'/');
             }
-            return Some((node, shown));
+            shown.extend_from_slice(rest.as_os_str().as_bytes());
         }
-        None
+        return Some((node, shown));
     }
+    None
+}
 
-    fn common_ancestor(&self, a: NodeId, b: NodeId) -> NodeId {
-        let mut n = a;
-        while !self.tree.is_within(b, n) {
-            n = self.tree.parent(n);
-        }
-        n
+fn common_ancestor(tree: &Tree, a: NodeId, b: NodeId) -> NodeId {
+    let mut n = a;
+    while !tree.is_within(b, n) {
+        n = tree.parent(n);
     }
+    n
 }
 
 /// The cause of a failed trash in words (the crate's `Display` is its `Debug`).

@@ -106,7 +106,7 @@ fn moves_clamp_and_pages_scroll() {
     assert_eq!(j.selected_name(), "f28");
     // the selected row is the one drawn reversed
     let buf = j.term.backend().buffer();
-    let y = j.app.state.list_top + 1;
+    let y = j.app.state.list_top() + 1;
     assert!(buf[(0, y)]
         .modifier
         .contains(ratatui::style::Modifier::REVERSED));

@@ -24,7 +24,7 @@ fn marks_belong_to_entries_and_survive_sorting_filtering_and_navigation() {
     j.keys(" ");
     assert_eq!(j.selected_name(), "c", "marking moves on");
     let b = j.row("b");
-    assert!(j.app.state.marks.contains(b));
+    assert!(j.app.state.marks().contains(b));
     j.keys("n"); // re-sort: a b c d
     assert!(j.row_line("b").contains("* b"), "{}", j.row_line("b"));
     assert!(!j.row_line("a").contains('*'), "{}", j.row_line("a"));
@@ -36,7 +36,7 @@ fn marks_belong_to_entries_and_survive_sorting_filtering_and_navigation() {
     j.keys("l");
     j.keys(" ");
     j.keys("h");
-    assert_eq!(j.app.state.marks.len(), 3);
+    assert_eq!(j.app.state.marks().len(), 3);
     // the mark pane lists full paths and the total
     let screen = j.screen();
     assert!(screen.contains("Marked: 3"), "{screen}");
@@ -46,8 +46,8 @@ fn marks_belong_to_entries_and_survive_sorting_filtering_and_navigation() {
     // unmark
     j.select("b");
     j.keys(" ");
-    assert_eq!(j.app.state.marks.len(), 2);
-    assert!(!j.app.state.marks.contains(b));
+    assert_eq!(j.app.state.marks().len(), 2);
+    assert!(!j.app.state.marks().contains(b));
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn the_delete_dialog_defaults_to_no() {
     j.keys("d");
     let screen = j.screen();
     assert!(
-        matches!(j.app.state.overlay, Overlay::Confirm { .. }),
+        matches!(j.app.state.overlay(), Overlay::Confirm { .. }),
         "{screen}"
     );
     assert!(screen.contains("Delete 1 entry"), "{screen}");
@@ -67,7 +67,7 @@ fn the_delete_dialog_defaults_to_no() {
     for key in ["\n", "n", " ", "Y"] {
         if key != "Y" {
             j.keys(key);
-            assert_eq!(j.app.state.overlay, Overlay::None, "{key:?} cancels");
+            assert_eq!(*j.app.state.overlay(), Overlay::None, "{key:?} cancels");
             assert!(exists(&env, "t/b"));
             j.keys("d");
         }
@@ -87,14 +87,14 @@ fn y_deletes_marked_entries_and_ancestor_totals_shrink() {
         .file("t/d/other", 8 * 1024);
     env.symlink("d/other", "t/d/sub/link");
     let mut j = Journey::open(&env, &["t"], 80, 24);
-    let root_total = j.app.state.tree.node(j.app.state.dir).disk;
+    let root_total = j.app.state.tree().node(j.app.state.dir()).disk;
     j.select("d");
     j.keys("l");
     j.select("sub");
-    let sub_size = j.app.state.tree.node(j.row("sub")).disk;
+    let sub_size = j.app.state.tree().node(j.row("sub")).disk;
     j.keys(" ");
     j.select("big");
-    let big_size = j.app.state.tree.node(j.row("big")).disk;
+    let big_size = j.app.state.tree().node(j.row("big")).disk;
     j.keys(" ");
     j.keys("d");
     assert!(j.screen().contains("Delete 2 entries"), "{}", j.screen());
@@ -102,10 +102,10 @@ fn y_deletes_marked_entries_and_ancestor_totals_shrink() {
     assert!(!exists(&env, "t/d/sub") && !exists(&env, "t/d/big"));
     assert!(exists(&env, "t/d/other") && exists(&env, "t/keep"));
     assert_eq!(j.rows(), ["other"]);
-    assert!(j.app.state.marks.is_empty());
+    assert!(j.app.state.marks().is_empty());
     assert!(j.screen().contains("deleted 2"), "{}", j.screen());
     j.keys("h");
-    let now = j.app.state.tree.node(j.app.state.dir).disk;
+    let now = j.app.state.tree().node(j.app.state.dir()).disk;
     assert_eq!(now, root_total - sub_size - big_size);
     assert_eq!(
         now,
@@ -153,7 +153,7 @@ fn a_directory_swapped_for_a_symlink_after_the_scan_is_refused() {
     assert!(exists(&env, "t/victim") && exists(&env, "t/moved/inner"));
     let screen = j.screen();
     assert!(screen.contains("changed since the scan"), "{screen}");
-    assert!(matches!(j.app.state.overlay, Overlay::Report(_)));
+    assert!(matches!(j.app.state.overlay(), Overlay::Report(_)));
     assert_eq!(j.rows(), ["victim"], "what was not removed stays");
     // a file replaced by another file (new inode) is refused as well
     let env2 = TestEnv::new();
@@ -194,7 +194,7 @@ fn an_entry_already_gone_counts_as_deleted() {
     std::fs::remove_file(env.path("t/b")).expect("rm");
     j.keys("dy");
     assert_eq!(j.rows(), ["a"]);
-    assert_eq!(j.app.state.overlay, Overlay::None);
+    assert_eq!(*j.app.state.overlay(), Overlay::None);
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn partial_failures_are_reported_and_only_removed_entries_leave() {
         env.chmod("t/locked", 0o755);
     }
     j.keys("x"); // any key closes the report
-    assert_eq!(j.app.state.overlay, Overlay::None);
+    assert_eq!(*j.app.state.overlay(), Overlay::None);
     let mut left = j.rows();
     left.sort();
     let want: &[&str] = if locked {
@@ -255,7 +255,7 @@ fn no_delete_turns_deleting_off_and_roots_are_never_deleted() {
     env.file("u/b", 4096);
     let mut j = Journey::open(&env, &["t", "u"], 80, 24);
     j.keys(" ");
-    assert!(j.app.state.marks.is_empty());
+    assert!(j.app.state.marks().is_empty());
     j.keys("dy");
     assert!(exists(&env, "t") && exists(&env, "u"));
     assert!(j.screen().contains("never deleted"), "{}", j.screen());
@@ -267,15 +267,15 @@ fn quitting_with_marks_asks_once() {
     env.file("t/a", 4096).file("t/b", 4096);
     let mut j = Journey::open(&env, &["t"], 80, 24);
     j.keys("q");
-    assert!(j.app.state.quit, "nothing marked: quits at once");
+    assert!(j.app.state.quit(), "nothing marked: quits at once");
     let mut j = Journey::open(&env, &["t"], 80, 24);
     j.keys(" q");
-    assert!(!j.app.state.quit);
+    assert!(!j.app.state.quit());
     assert!(j.screen().contains("Quit anyway?"), "{}", j.screen());
     j.keys("n");
-    assert!(!j.app.state.quit);
+    assert!(!j.app.state.quit());
     j.keys("qy");
-    assert!(j.app.state.quit);
+    assert!(j.app.state.quit());
 }
 
 #[test]
@@ -335,7 +335,7 @@ fn the_report_has_one_line_per_failure_and_counts_only_failures() {
     j.select("d");
     j.keys("dy");
     assert!(exists(&env, "t/d/stuck") && !exists(&env, "t/d/x"));
-    let Overlay::Report(lines) = &j.app.state.overlay else {
+    let Overlay::Report(lines) = j.app.state.overlay() else {
         panic!("no report:\n{}", j.screen());
     };
     let t = env.path("t");
@@ -381,15 +381,15 @@ fn deleting_one_name_of_a_hard_linked_file_frees_nothing_and_the_bytes_move() {
         "{screen}"
     );
     let s = &j.app.state;
-    let top = s.dir;
-    assert_eq!(s.tree.node(top).disk, env.du_disk(&["hl"]), "{screen}");
+    let top = s.dir();
+    assert_eq!(s.tree().node(top).disk, env.du_disk(&["hl"]), "{screen}");
     let o = j.row(other);
     assert_eq!(
-        s.tree.node(o).disk,
+        s.tree().node(o).disk,
         env.du_disk(&[&format!("hl/{other}")]),
         "{screen}"
     );
-    assert_eq!(s.tree.node(top).entries as u64, env.du_inodes(&["hl"]));
+    assert_eq!(s.tree().node(top).entries as u64, env.du_inodes(&["hl"]));
     // deleting the last name frees it
     j.select(other);
     j.keys("l");
@@ -403,7 +403,7 @@ fn deleting_one_name_of_a_hard_linked_file_frees_nothing_and_the_bytes_move() {
     assert!(j.screen().contains("deleted 1 (100Ki)"), "{}", j.screen());
     j.keys("h");
     assert_eq!(
-        j.app.state.tree.node(j.app.state.dir).disk,
+        j.app.state.tree().node(j.app.state.dir()).disk,
         env.du_disk(&["hl"])
     );
 }
@@ -429,7 +429,7 @@ fn deleting_a_name_whose_other_links_are_outside_the_scan_frees_nothing() {
         .screen()
         .contains("deleted 1 (0B freed; 64Ki kept by hard links outside"));
     assert_eq!(
-        j.app.state.tree.node(j.app.state.dir).disk,
+        j.app.state.tree().node(j.app.state.dir()).disk,
         env.du_disk(&["in"])
     );
     assert!(exists(&env, "out/f"));

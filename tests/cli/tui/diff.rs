@@ -179,7 +179,7 @@ fn removed_entries_are_rows_sorted_by_change_and_entered_read_only() {
     let y = |name: &str| {
         let s = &j.app.state;
         let i = s.rows().iter().position(|&r| s.name(r) == name.as_bytes());
-        s.list_top + (i.expect("row") - s.offset) as u16
+        s.list_top() + (i.expect("row") - s.nav().offset()) as u16
     };
     let buf = j.term.backend().buffer();
     let dim = |name: &str| {
@@ -218,7 +218,7 @@ fn removed_entries_are_rows_sorted_by_change_and_entered_read_only() {
     assert!(j.lines()[0].contains("t/olddir/sub"), "{}", j.lines()[0]);
     // nothing here can be marked, deleted or rescanned
     j.keys(" ");
-    assert!(j.app.state.marks.is_empty());
+    assert!(j.app.state.marks().is_empty());
     assert!(j.screen().contains("not on the disk"), "{}", j.screen());
     j.keys("r");
     assert!(j.screen().contains("nothing to rescan"), "{}", j.screen());
@@ -257,7 +257,7 @@ fn deleting_a_removed_row_is_refused_and_touches_nothing() {
         j.keys("y");
     }
     // the deletion code refuses it too, whatever asks
-    let (targets, refused) = hogs::tui::delete::plan(&j.app.state.tree, &[removed]);
+    let (targets, refused) = hogs::tui::delete::plan(j.app.state.tree(), &[removed]);
     assert!(targets.is_empty());
     assert_eq!(refused.len(), 1);
     assert!(refused[0].contains("not on the disk"), "{refused:?}");
@@ -265,7 +265,7 @@ fn deleting_a_removed_row_is_refused_and_touches_nothing() {
         targets: vec![removed],
         trash: false,
     });
-    j.app.state.busy = Some("deleting".into());
+    j.app.state.set_busy("deleting");
     j.app.wait_for_work();
     j.draw();
     assert!(j.screen().contains("not on the disk"), "{}", j.screen());
@@ -274,7 +274,7 @@ fn deleting_a_removed_row_is_refused_and_touches_nothing() {
     // marking it is refused as well, and a mark elsewhere does not make it a target
     j.select("gone");
     j.keys(" ");
-    assert!(j.app.state.marks.is_empty());
+    assert!(j.app.state.marks().is_empty());
 }
 
 /// `hogs i ARGS…` as the binary sets it up short of a terminal: arguments parsed, config

@@ -68,7 +68,7 @@ fn the_delete_dialog_says_what_is_really_freed() {
     j.keys("y");
     assert!(!env.path("t/a").exists());
     assert!(j.screen().contains("deleted 1 ("), "{}", j.screen());
-    let t = j.app.state.tree.sharing[j.app.state.dir as usize];
+    let t = j.app.state.tree().sharing[j.app.state.dir() as usize];
     assert_eq!(
         (t.exclusive, t.shared),
         (env.du_disk(&["t"]), 0),

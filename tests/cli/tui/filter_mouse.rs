@@ -64,7 +64,7 @@ fn wheel_scrolls_click_selects_double_click_enters() {
     assert_eq!(j.app.state.cursor(), 3);
     j.event(mouse(MouseEventKind::ScrollUp, 5));
     assert_eq!(j.app.state.cursor(), 0);
-    let top = j.app.state.list_top;
+    let top = j.app.state.list_top();
     j.event(mouse(MouseEventKind::Down(MouseButton::Left), top + 2));
     assert_eq!(j.app.state.cursor(), 2);
     assert_eq!(j.selected_name(), "f18");

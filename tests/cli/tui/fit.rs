@@ -126,7 +126,7 @@ fn an_emoji_with_a_modifier_takes_the_columns_of_its_code_points() {
     let j = Journey::open(&env, &["t"], 60, 10);
     let buf = j.term.backend().buffer();
     let row: Vec<&str> = (0..buf.area.width)
-        .map(|x| buf[(x, j.app.state.list_top)].symbol())
+        .map(|x| buf[(x, j.app.state.list_top())].symbol())
         .collect();
     let at = row
         .iter()

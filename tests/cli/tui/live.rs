@@ -45,17 +45,17 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
     j.app
         .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
     j.event(ctrl_c());
-    assert!(!j.app.state.quit, "the first Ctrl-C stops the scan only");
+    assert!(!j.app.state.quit(), "the first Ctrl-C stops the scan only");
     drop(guard);
     j.app.wait_for_scan();
     j.draw();
     // stopped before the root was read: the root is there, its contents are not
     assert!(j.rows().is_empty(), "{:?}", j.rows());
-    assert!(j.app.state.scan.stopped);
+    assert!(j.app.state.scan().stopped);
     let header = &j.lines()[1];
     assert!(header.contains("INCOMPLETE"), "{header}");
     j.event(ctrl_c());
-    assert!(j.app.state.quit, "with no scan running Ctrl-C quits");
+    assert!(j.app.state.quit(), "with no scan running Ctrl-C quits");
 }
 
 #[test]
@@ -63,15 +63,15 @@ fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
     let env = TestEnv::new();
     env.file("t/keep", 4096).file("t/d/e/old", 8192);
     let mut j = Journey::open(&env, &["t"], 80, 12);
-    let before = j.app.state.tree.node(j.app.state.dir).disk;
+    let before = j.app.state.tree().node(j.app.state.dir()).disk;
     env.file("t/d/e/new", 300 * 1024);
     j.select("d");
     j.keys("r");
     let d = j.row("d");
-    assert_eq!(j.app.state.tree.node(d).disk, env.du_disk(&["t/d"]));
-    let top = j.app.state.dir;
-    assert_eq!(j.app.state.tree.node(top).disk, env.du_disk(&["t"]));
-    assert!(j.app.state.tree.node(top).disk > before);
+    assert_eq!(j.app.state.tree().node(d).disk, env.du_disk(&["t/d"]));
+    let top = j.app.state.dir();
+    assert_eq!(j.app.state.tree().node(top).disk, env.du_disk(&["t"]));
+    assert!(j.app.state.tree().node(top).disk > before);
     assert_eq!(j.rows(), ["d", "keep"], "re-sorted by the new size");
     j.keys("l");
     j.keys("l");
@@ -82,11 +82,11 @@ fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
     assert_eq!(j.rows(), ["new", "another", "old"]);
     j.keys("hh");
     assert_eq!(
-        j.app.state.tree.node(j.app.state.dir).disk,
+        j.app.state.tree().node(j.app.state.dir()).disk,
         env.du_disk(&["t"])
     );
     assert_eq!(
-        j.app.state.tree.node(j.app.state.dir).entries as u64,
+        j.app.state.tree().node(j.app.state.dir()).entries as u64,
         env.du_inodes(&["t"])
     );
 }
@@ -106,22 +106,22 @@ fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
     j.keys("r");
     let z = j.row("z");
     let s = &j.app.state;
-    assert!(!s.tree.node(z).is_dir(), "z is a file now");
+    assert!(!s.tree().node(z).is_dir(), "z is a file now");
     assert!(
         !j.row_line("z").contains("z/"),
         "shown as a file: {}",
         j.row_line("z")
     );
-    assert_eq!(s.tree.node(z).entries, 1);
+    assert_eq!(s.tree().node(z).entries, 1);
     std::fs::remove_dir_all(env.path("t/gone")).expect("rm gone");
     j.select("gone");
     j.keys("r");
     assert_eq!(j.rows(), ["z", "keep"], "{}", j.screen());
     assert!(!j.screen().contains("cannot rescan"), "{}", j.screen());
-    let top = j.app.state.dir;
-    assert_eq!(j.app.state.tree.node(top).disk, env.du_disk(&["t"]));
+    let top = j.app.state.dir();
+    assert_eq!(j.app.state.tree().node(top).disk, env.du_disk(&["t"]));
     assert_eq!(
-        j.app.state.tree.node(top).entries as u64,
+        j.app.state.tree().node(top).entries as u64,
         env.du_inodes(&["t"])
     );
     // inside a directory that vanished, r goes up to what is still there
@@ -132,7 +132,7 @@ fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
     j.keys("l");
     std::fs::remove_dir_all(env.path("t/d")).expect("rm d");
     j.keys("r");
-    assert_eq!(j.app.state.dir, top, "back in t: d is gone");
+    assert_eq!(j.app.state.dir(), top, "back in t: d is gone");
     assert!(!j.rows().contains(&"d".to_string()), "{:?}", j.rows());
 }
 
@@ -153,11 +153,11 @@ fn totals_shown_during_a_scan_never_exceed_the_disk() {
     let mut j = Journey::empty(80, 12, SizeMode::Disk);
     j.app.start_scan(vec![env.path("t").into()]);
     let mut both_names_seen = 0;
-    while j.app.state.scan.running {
+    while j.app.state.scan().running {
         j.app.poll();
         // the walk's own tree, as the view sees it
         let shown = j.app.lend(|app| {
-            let tree = &app.state.tree;
+            let tree = app.state.tree();
             let dir = |name: &[u8]| {
                 (1..tree.len() as u32).find(|&id| tree.name(id) == name && tree.node(id).is_dir())
             };

@@ -171,7 +171,7 @@ impl Journey {
         let s = &self.app.state;
         let id = self.row(name);
         let i = s.rows().iter().position(|&r| r == id).expect("row");
-        let y = s.list_top as usize + i - s.offset;
+        let y = s.list_top() as usize + i - s.nav().offset();
         self.lines()[y].clone()
     }
 

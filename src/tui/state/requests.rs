@@ -1,11 +1,12 @@
 //! The state's side of marking, deleting and rescanning: what `Space`, `d`, `t`, `r` and the
 //! dialogs do, the requests they hand to the event loop, and how results come back in.
 
-use super::diff::removed_of;
-use super::state::{Overlay, Request, State};
-use crate::tree::{NodeId, Removal, Tree, TOTAL};
+use std::path::PathBuf;
 
-/// Why a removed row (an entry of the earlier scan only) is left alone.
+use super::{Overlay, Request, State};
+use crate::tree::{NodeId, Removal, Tree, TOTAL};
+use crate::tui::diff::removed_of;
+
 /// What a rescan found.
 #[derive(Debug)]
 pub enum Rescanned {
@@ -18,6 +19,7 @@ pub enum Rescanned {
     Failed(String),
 }
 
+/// Why a removed row (an entry of the earlier scan only) is left alone.
 const NOT_ON_DISK: &str = "removed since the earlier scan: not on the disk";
 
 impl State {
@@ -26,39 +28,40 @@ impl State {
             return;
         };
         if removed_of(id).is_some() {
-            self.message = Some(format!("{NOT_ON_DISK}, nothing to mark"));
+            self.display.say(format!("{NOT_ON_DISK}, nothing to mark"));
             return;
         }
         if self.tree.is_root(id) {
-            self.message = Some("a scanned root cannot be marked".into());
+            self.display.say("a scanned root cannot be marked");
             return;
         }
         self.marks.toggle(id);
         // mark and move on, as in a file manager
-        self.move_by(1);
+        self.nav.move_by(1);
     }
 
     pub(super) fn ask_delete(&mut self, trash: bool) {
         if self.imported {
-            self.message = Some("an imported scan: nothing here to delete".into());
+            self.display.say("an imported scan: nothing here to delete");
             return;
         }
         if !self.allow_delete {
-            self.message = Some("deleting is turned off (--no-delete)".into());
+            self.display.say("deleting is turned off (--no-delete)");
             return;
         }
-        if let Some(what) = &self.busy {
-            self.message = Some(format!("wait: {what}"));
+        if let Some(what) = self.work.busy() {
+            self.display.say(format!("wait: {what}"));
             return;
         }
         let targets = if self.marks.is_empty() {
             match self.selected() {
                 Some(id) if removed_of(id).is_some() => {
-                    self.message = Some(format!("{NOT_ON_DISK}, nothing to delete"));
+                    self.display
+                        .say(format!("{NOT_ON_DISK}, nothing to delete"));
                     return;
                 }
                 Some(id) if self.tree.is_root(id) => {
-                    self.message = Some("a scanned root is never deleted".into());
+                    self.display.say("a scanned root is never deleted");
                     return;
                 }
                 Some(id) => vec![id],
@@ -67,11 +70,11 @@ impl State {
         } else {
             self.marks.outermost(&self.tree)
         };
-        self.overlay = Overlay::Confirm { targets, trash };
+        self.display.open(Overlay::Confirm { targets, trash });
     }
 
     pub(super) fn confirm(&mut self) -> Option<Request> {
-        match std::mem::replace(&mut self.overlay, Overlay::None) {
+        match self.display.close() {
             Overlay::ConfirmQuit => {
                 self.quit = true;
                 None
@@ -82,41 +85,42 @@ impl State {
                 } else {
                     "deleting"
                 };
-                self.busy = Some(format!("{verb} {} entries", targets.len()));
+                self.set_busy(format!("{verb} {} entries", targets.len()));
                 Some(Request::Delete { targets, trash })
             }
             other => {
-                self.overlay = other;
+                self.display.open(other);
                 None
             }
         }
     }
 
     pub(super) fn rescan(&mut self) -> Option<Request> {
-        if let Some(what) = &self.busy {
-            self.message = Some(format!("wait: {what}"));
+        if let Some(what) = self.work.busy() {
+            self.display.say(format!("wait: {what}"));
             return None;
         }
-        if self.scan.running {
-            self.message = Some("the scan is still running".into());
+        if self.work.scan().running {
+            self.display.say("the scan is still running");
             return None;
         }
         if self.imported {
-            self.message = Some("an imported scan cannot be rescanned".into());
+            self.display.say("an imported scan cannot be rescanned");
             return None;
         }
         let on_disk = |id: NodeId| removed_of(id).is_none();
-        if !on_disk(self.dir) || !self.selected().is_none_or(on_disk) {
-            self.message = Some(format!("{NOT_ON_DISK}, nothing to rescan"));
+        if !on_disk(self.dir()) || !self.selected().is_none_or(on_disk) {
+            self.display
+                .say(format!("{NOT_ON_DISK}, nothing to rescan"));
             return None;
         }
         let target = match self.selected() {
             Some(id) if self.tree.node(id).is_dir() => id,
-            _ if self.dir != TOTAL => self.dir,
+            _ if self.dir() != TOTAL => self.dir(),
             Some(id) => id,
             None => return None,
         };
-        self.busy = Some("rescanning".into());
+        self.set_busy("rescanning");
         Some(Request::Rescan(target))
     }
 
@@ -130,12 +134,12 @@ impl State {
         partial: usize,
         trash: bool,
     ) {
-        self.busy = None;
-        let freed = super::extents::freed(&self.tree, removed)
-            .filter(|_| !trash && super::extents::shown(self));
-        super::extents::forget(&mut self.tree, removed);
+        self.work.idle();
+        let freed = crate::tui::extents::freed(&self.tree, removed)
+            .filter(|_| !trash && crate::tui::extents::shown(self));
+        crate::tui::extents::forget(&mut self.tree, removed);
         let effect = self.tree.remove_all(removed);
-        self.removed.extend_from_slice(removed);
+        self.work.removed_now(removed);
         self.tree_changed();
         let verb = if trash {
             "moved to the trash"
@@ -143,12 +147,12 @@ impl State {
             "deleted"
         };
         let words = match freed {
-            Some(f) => super::extents::words(self, f, removed.len()),
+            Some(f) => crate::tui::extents::words(self, f, removed.len()),
             None => self.removal_words(&effect, trash),
         };
         let summary = format!("{verb} {} ({words})", removed.len());
         if failed.is_empty() {
-            self.message = Some(summary);
+            self.display.say(summary);
         } else {
             let mut lines = vec![format!("{summary}; {} failed:", failed.len())];
             lines.extend(failed.iter().take(8).cloned());
@@ -166,7 +170,7 @@ impl State {
                     if partial == 1 { "s" } else { "" }
                 ));
             }
-            self.overlay = Overlay::Report(lines);
+            self.display.open(Overlay::Report(lines));
         }
     }
 
@@ -175,21 +179,22 @@ impl State {
     /// hard links keep.
     pub fn removal_words(&self, r: &Removal, trash: bool) -> String {
         let main = if trash { r.leaves } else { r.freed };
-        let mut words = self.format(main.size(self.mode));
+        let mode = self.mode();
+        let mut words = self.format(main.size(mode));
         let kept = [
             (r.moved, "kept by other hard links in the scan"),
             (r.elsewhere, "kept by hard links outside the scan"),
         ];
         let mut first = true;
         for (sizes, why) in kept {
-            if sizes.is_zero() || self.mode == crate::vocab::SizeMode::Count {
+            if sizes.is_zero() || mode == crate::vocab::SizeMode::Count {
                 continue;
             }
             if first && !trash {
                 words.push_str(" freed");
             }
             first = false;
-            words.push_str(&format!("; {} {why}", self.format(sizes.size(self.mode))));
+            words.push_str(&format!("; {} {why}", self.format(sizes.size(mode))));
         }
         words
     }
@@ -197,32 +202,50 @@ impl State {
     /// A rescan finished: the entry is replaced by what is on the disk now, or leaves the
     /// tree if it is not there any more.
     pub fn rescan_done(&mut self, at: NodeId, result: Rescanned) {
-        self.busy = None;
-        let after = self.after_rescan.take();
+        self.work.idle();
+        let after = self.work.take_after_rescan();
         match result {
             Rescanned::Tree(sub, errors) => {
                 self.tree.graft(at, &sub);
                 self.tree_changed();
-                self.message = Some(if errors.is_empty() {
+                self.display.say(if errors.is_empty() {
                     after.unwrap_or_else(|| "rescanned".into())
                 } else {
                     format!("rescanned; {} could not be read (e lists)", errors.len())
                 });
-                self.scan.errors += errors.len();
-                self.errors.extend(errors);
+                self.work.add_errors(errors);
             }
             Rescanned::Gone => {
-                let shown = super::view::display(&self.tree.path(at));
+                let shown = crate::tui::text::display(&self.tree.path(at));
                 if self.tree.is_root(at) {
-                    self.message = Some(format!("{shown}: not on the disk any more"));
+                    self.display
+                        .say(format!("{shown}: not on the disk any more"));
                     return;
                 }
                 self.tree.remove(at);
-                self.removed.push(at);
+                self.work.removed_now(&[at]);
                 self.tree_changed();
-                self.message = Some(format!("{shown}: gone from the disk"));
+                self.display.say(format!("{shown}: gone from the disk"));
             }
-            Rescanned::Failed(e) => self.message = Some(e),
+            Rescanned::Failed(e) => self.display.say(e),
         }
+    }
+
+    /// After entries went to the trash: a trash directory inside the scanned tree (the home
+    /// trash below a scanned home, a `.Trash-UID` at the top of a scanned mount) still holds
+    /// their bytes. The deepest node that holds it is rescanned, so the totals keep them, and
+    /// the message says where they went.
+    pub fn trash_in_scan(&mut self, folders: &[PathBuf]) -> Option<Request> {
+        let (node, path) = crate::tui::trash::holding_node(&self.tree, folders)?;
+        let shown = crate::tui::text::display(&path);
+        let note = format!("; they stay in the scan, in the trash {shown}");
+        let message = self.display.take_message().unwrap_or_default() + &note;
+        self.display.say(message.clone());
+        if node == TOTAL {
+            return None;
+        }
+        self.work.after_rescan(Some(message));
+        self.set_busy("rescanning the trash");
+        Some(Request::Rescan(node))
     }
 }

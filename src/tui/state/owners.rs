@@ -2,9 +2,9 @@
 //! its owners by usage in the size mode shown, with their share, in a box (`--by-owner`
 //! records the owners; see [`crate::owners`]).
 
-use super::state::{Overlay, State};
-use super::text::{display, path_text};
+use super::{Overlay, State};
 use crate::owners::{owners_of, UserNames};
+use crate::tui::text::{display, path_text};
 use crate::vocab::SizeMode;
 
 /// The most owners listed; the rest are summed on one line.
@@ -12,22 +12,21 @@ const SHOWN: usize = 20;
 
 impl State {
     pub(super) fn show_owners(&mut self) {
-        if self.scan.running {
-            self.message = Some("owners: wait for the scan to finish".into());
+        if self.work.scan().running {
+            self.display.say("owners: wait for the scan to finish");
             return;
         }
         let dir = match self.selected() {
             Some(id) if !self.is_removed_row(id) && self.node(id).is_dir() => id,
-            _ => self.dir,
+            _ => self.dir(),
         };
-        let mode = match self.mode {
+        let mode = match self.mode() {
             SizeMode::Time => SizeMode::Disk,
             m => m,
         };
         let Some(owners) = owners_of(&self.tree, dir, mode) else {
-            self.message = Some(
-                "owners were not recorded: start with hogs i --by-owner (an import needs --export-extended)"
-                    .into(),
+            self.display.say(
+                "owners were not recorded: start with hogs i --by-owner (an import needs --export-extended)",
             );
             return;
         };
@@ -43,7 +42,7 @@ impl State {
         let line = |size: u64, who: &str| {
             format!(
                 "{:>9} {:>5.1}%  {who}",
-                crate::units::format_size(size, mode, self.units),
+                crate::units::format_size(size, mode, self.display.units()),
                 share(size)
             )
         };
@@ -60,6 +59,6 @@ impl State {
             lines.push("nothing counted here".into());
         }
         let title = format!("Owners of {} (any key closes)", path_text(self, dir));
-        self.overlay = Overlay::Owners { title, lines };
+        self.display.open(Overlay::Owners { title, lines });
     }
 }
