@@ -7,6 +7,8 @@ pub mod arg_files;
 pub mod cli;
 pub mod file;
 pub mod mode;
+#[cfg(test)]
+mod walk_table;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
