@@ -1,6 +1,8 @@
 //! Changing a finished tree in place: what the interactive view does after deleting an entry or
 //! rescanning one. Totals stay consistent by applying differences along the parent chain, so
-//! an edit costs O(depth) (plus the size of a grafted subtree), never a pass over the tree.
+//! an edit costs O(depth) (plus the size of a grafted subtree), never a pass of totals over
+//! the tree; only a deletion that takes counted hard links reads the tree for their other
+//! names ([`Tree::removal`]).
 
 use rustc_hash::FxHashMap;
 
