@@ -7,6 +7,9 @@ pub mod arg_files;
 pub mod cli;
 pub mod file;
 pub mod mode;
+mod needs;
+#[cfg(test)]
+mod walk_table;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -16,12 +19,13 @@ use regex::bytes::Regex;
 use crate::render::ViewOptions;
 use crate::tree::{PathFilters, TimeFilter};
 use crate::units::parse_size;
-use crate::vocab::{trim_trailing_slashes, SizeMode, TimeField, UnitStyle};
+use crate::vocab::{trim_trailing_slashes, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
 pub use mode::{
     DiffOptions, ExportFormat, ExportTarget, Form, HtmlReport, Interactive, Mode, Rows, View,
 };
+pub use needs::{Identities, Needs};
 
 /// `--import FILE…`: the exports to load instead of walking, merged when there are several.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,17 +185,10 @@ impl Config {
             && !cli.filecount
             && cli.filetime.is_none();
         let roots = paths.len();
+        let needs = mode.needs(numbers.depth) | needs::of_options(&cli, &filters, import.is_some());
         Ok(Config {
             paths,
-            walk: walk_options(
-                &cli,
-                &mode,
-                &numbers,
-                exclusions,
-                &filters,
-                import.is_some(),
-                roots,
-            ),
+            walk: needs::walk_options(&cli, needs, numbers.threads, exclusions, roots),
             filters,
             view: view_options(&cli, &numbers, collapse, stdout),
             progress: !cli.no_progress && terminals.stderr,
@@ -370,75 +367,6 @@ fn filetime(cli: &Cli) -> Option<TimeField> {
         FileTime::C => TimeField::Changed,
         FileTime::M => TimeField::Modified,
     })
-}
-
-/// What the walk measures, and what it keeps of every entry for the mode.
-fn walk_options(
-    cli: &Cli,
-    mode: &Mode,
-    numbers: &Numbers,
-    exclusions: Exclusions,
-    filters: &PathFilters,
-    imported: bool,
-    roots: usize,
-) -> WalkOptions {
-    let size_mode = if cli.filetime.is_some() {
-        SizeMode::Time
-    } else if cli.filecount {
-        SizeMode::Count
-    } else if cli.apparent_size {
-        SizeMode::Apparent
-    } else {
-        SizeMode::Disk
-    };
-    let export = match mode {
-        Mode::Export(target) => Some(target),
-        _ => None,
-    };
-    WalkOptions {
-        // an export records both sizes of every entry, whatever -s or -f say
-        mode: if export.is_some() && size_mode == SizeMode::Count {
-            SizeMode::Disk
-        } else {
-            size_mode
-        },
-        one_filesystem: cli.limit_filesystem,
-        follow_links: cli.dereference_links,
-        exclusions,
-        threads: numbers.threads,
-        // devices and inodes name mount points and hard links in an export, and
-        // deleting in the interactive view re-checks them
-        keep_identity: matches!(mode, Mode::Export(_) | Mode::Interactive(_)),
-        sparse_identity: matches!(mode, Mode::Export(_)) && roots == 1 && !cli.dereference_links,
-        // the time filters and -m a/c read times (and stat every entry, even with -f; -m m
-        // reads the node's own time, and its mode stats every entry)
-        keep_extra: export.is_some_and(|e| e.extended)
-            || !filters.times.is_empty()
-            || matches!(cli.filetime, Some(FileTime::A | FileTime::C))
-            // --by-owner: the uid of every entry
-            || cli.by_owner,
-        // what shows, filters or writes a time
-        keep_times: matches!(mode, Mode::Interactive(_) | Mode::Html(_))
-            || export.is_some_and(|e| e.extended)
-            || !filters.times.is_empty()
-            || cli.filetime.is_some(),
-        // only the paths' own lines are shown, no file below them: -d 0 of the tree of
-        // bars, with nothing that looks at files one by one (-e, -v, time filters, -t, -F,
-        // -m) or keeps them (exports, the interactive view, --diff, -j, --import)
-        fold_files: numbers.depth == Some(0)
-            && matches!(
-                mode,
-                Mode::Print(View {
-                    rows: Rows::Tree,
-                    form: Form::Bars | Form::ScreenReader,
-                })
-            )
-            && !imported
-            && !filters.is_active()
-            && cli.filetime.is_none()
-            // extents are read file by file, after the walk
-            && !cli.extents,
-    }
 }
 
 /// How the printed views look.

@@ -5,6 +5,7 @@ use std::ffi::{OsStr, OsString};
 
 use super::cli::Cli;
 pub use super::cli::ExportFormat;
+use super::needs::{Identities, Needs};
 use super::ConfigError;
 
 /// What a run does. `main` matches on it once; each arm is one run of `crate::app` (or the
@@ -35,11 +36,37 @@ pub struct HtmlReport {
     pub diff: Option<DiffOptions>,
 }
 
+impl HtmlReport {
+    /// The page holds every file it may show, with its time (hover and focus say it).
+    pub const NEEDS: Needs = Needs {
+        times: true,
+        ..Needs::FILES
+    };
+}
+
 /// A printed view of the scan.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct View {
     pub rows: Rows,
     pub form: Form,
+}
+
+impl View {
+    /// What the view reads of the scan, down to `depth` (`-d`).
+    pub fn needs(&self, depth: Option<usize>) -> Needs {
+        match (self.rows, self.form) {
+            // -d 0 shows only the paths' own lines: their totals, no file below them
+            (Rows::Tree, Form::Bars | Form::ScreenReader) => Needs {
+                files: depth != Some(0),
+                ..Needs::TOTALS
+            },
+            (Rows::Tree, Form::Json) | (Rows::OnlyFiles | Rows::FileTypes, _) => Needs::FILES,
+            (Rows::Owners, _) => Needs {
+                extra: true,
+                ..Needs::FILES
+            },
+        }
+    }
 }
 
 /// Which rows a printed view shows.
@@ -93,6 +120,20 @@ fn format_of_name(file: &OsStr) -> ExportFormat {
     }
 }
 
+impl ExportTarget {
+    /// An export writes both sizes of every entry, and the identities that name mount points
+    /// and hard links; the extended one adds owners, modes and times.
+    pub fn needs(&self) -> Needs {
+        Needs {
+            identities: Identities::Exported,
+            sizes: true,
+            extra: self.extended,
+            times: self.extended,
+            files: true,
+        }
+    }
+}
+
 /// `--diff`: compare with an earlier scan. The new scan is `paths[0]` walked, or
 /// `Config::import`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,7 +157,28 @@ pub struct Interactive {
     pub diff: Option<DiffOptions>,
 }
 
+impl Interactive {
+    /// Deleting re-checks every entry's identity; the view shows times.
+    pub const NEEDS: Needs = Needs {
+        identities: Identities::All,
+        times: true,
+        ..Needs::FILES
+    };
+}
+
 impl Mode {
+    /// What the run's view needs the walk to keep (the options add theirs: `needs.rs`).
+    pub fn needs(&self, depth: Option<usize>) -> Needs {
+        match self {
+            Mode::Print(view) => view.needs(depth),
+            Mode::Export(target) => target.needs(),
+            // the new scan is matched with the old one file by file
+            Mode::Diff { .. } => Needs::FILES,
+            Mode::Interactive(_) => Interactive::NEEDS,
+            Mode::Html(_) => HtmlReport::NEEDS,
+        }
+    }
+
     /// The earlier scan a run compares with, in either view.
     pub fn diff(&self) -> Option<&DiffOptions> {
         match self {

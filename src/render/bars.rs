@@ -264,29 +264,44 @@ impl BarsView<'_> {
             line.extend_from_slice(RESET.as_bytes());
         }
         if cols.bar_w > 0 {
-            if dim {
-                line.extend_from_slice(DIM.as_bytes());
-            }
-            line.extend_from_slice("│".as_bytes());
-            // the top's share is the blank: its size does not matter here
-            let ancestors = [0, m.shades[0], m.shades[1], m.shades[2]];
-            let level = m.row.depth.saturating_sub(usize::from(opts.skip_total));
-            let bar = shaded_bar(
-                size,
-                &ancestors[..level.min(ancestors.len())],
-                cols.total,
-                cols.bar_w,
-                opts.bars_on_right,
-            );
-            line.extend_from_slice(bar.as_bytes());
-            line.extend_from_slice("│".as_bytes());
-            if dim {
-                line.extend_from_slice(RESET.as_bytes());
-            }
-            write!(line, " {:>3}%", percent(size, cols.total))?;
+            self.write_bar(m, size, cols, dim, line)?;
         }
         line.push(b'\n');
         out.write_all(line)
+    }
+
+    /// The row's bar between its frames, shaded by its ancestors' shares, and its percent.
+    fn write_bar(
+        &self,
+        m: &Measured,
+        size: u64,
+        cols: &Columns,
+        dim: bool,
+        line: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        if dim {
+            line.extend_from_slice(DIM.as_bytes());
+        }
+        line.extend_from_slice("│".as_bytes());
+        // the top's share is the blank: its size does not matter here
+        let ancestors = [0, m.shades[0], m.shades[1], m.shades[2]];
+        let level = m
+            .row
+            .depth
+            .saturating_sub(usize::from(self.opts.skip_total));
+        let bar = shaded_bar(
+            size,
+            &ancestors[..level.min(ancestors.len())],
+            cols.total,
+            cols.bar_w,
+            self.opts.bars_on_right,
+        );
+        line.extend_from_slice(bar.as_bytes());
+        line.extend_from_slice("│".as_bytes());
+        if dim {
+            line.extend_from_slice(RESET.as_bytes());
+        }
+        write!(line, " {:>3}%", percent(size, cols.total))
     }
 }
 

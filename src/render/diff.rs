@@ -96,6 +96,32 @@ impl DiffBarsView<'_> {
                 }
             })
             .collect();
+        let scale = rows
+            .iter()
+            .map(|r| d.delta(r.id).unsigned_abs())
+            .max()
+            .unwrap_or(0);
+        let layout = self.layout(&lines, scale);
+        let flip = !opts.reverse;
+        let mut guides: Vec<bool> = Vec::new();
+        let mut out_lines: Vec<Vec<u8>> = Vec::with_capacity(lines.len());
+        for l in &lines {
+            guides.truncate(l.row.depth);
+            out_lines.push(self.line(d, l, &layout, &guides)?);
+            guides.push(!l.row.last);
+        }
+        if flip {
+            out_lines.reverse();
+        }
+        for l in out_lines {
+            out.write_all(&l)?;
+        }
+        Ok(())
+    }
+
+    /// The columns' widths, fitted to the widest of `lines` and to the terminal.
+    fn layout(&self, lines: &[Line<'_>], scale: u128) -> Layout {
+        let opts = self.opts;
         let widest = |f: fn(&Line<'_>) -> usize| lines.iter().map(f).max().unwrap_or(0);
         let (old_w, new_w, delta_w) = (
             widest(|l| l.old.len()),
@@ -115,61 +141,79 @@ impl DiffBarsView<'_> {
             label_w = longest.min(room - min_bar).max(1);
             bar_w = room - label_w;
         }
-        let scale = rows
-            .iter()
-            .map(|r| d.delta(r.id).unsigned_abs())
-            .max()
-            .unwrap_or(0);
-
-        let flip = !opts.reverse;
-        let mut guides: Vec<bool> = Vec::new();
-        let mut out_lines: Vec<Vec<u8>> = Vec::with_capacity(lines.len());
-        for l in &lines {
-            guides.truncate(l.row.depth);
-            let mut line = Vec::with_capacity(opts.width + 32);
-            write!(
-                line,
-                "{:>old_w$} → {:>new_w$} {:>delta_w$} ",
-                l.old, l.new, l.delta
-            )?;
-            let text_w = l.name.width + l.mark.len();
-            let prefix_room = label_w.saturating_sub(text_w).max(label_w / 2);
-            let shape = (l.row.last, l.row.has_children);
-            let (prefix, prefix_w) = tree_prefix(&guides, shape, flip, prefix_room);
-            line.extend_from_slice(prefix.as_bytes());
-            let room = label_w.saturating_sub(prefix_w);
-            let (name, name_w) = truncate(&l.name, room.saturating_sub(l.mark.len()));
-            let color = self
-                .palette
-                .and_then(|p| p.start(d.kind(l.row.id), d.name(l.row.id)));
-            if let Some(c) = &color {
-                line.extend_from_slice(c.as_bytes());
-            }
-            line.extend_from_slice(&name);
-            if color.is_some() {
-                line.extend_from_slice(RESET.as_bytes());
-            }
-            let mark_w = l.mark.len().min(room.saturating_sub(name_w));
-            line.extend_from_slice(&l.mark.as_bytes()[..mark_w]);
-            if bar_w > 0 {
-                line.resize(line.len() + room.saturating_sub(name_w + mark_w), b' ');
-                line.extend_from_slice("│".as_bytes());
-                let bar = change_bar(d.delta(l.row.id), scale, bar_w);
-                line.extend_from_slice(bar.as_bytes());
-                line.extend_from_slice("│".as_bytes());
-            }
-            line.push(b'\n');
-            out_lines.push(line);
-            guides.push(!l.row.last);
+        Layout {
+            old_w,
+            new_w,
+            delta_w,
+            label_w,
+            bar_w,
+            scale,
         }
-        if flip {
-            out_lines.reverse();
-        }
-        for l in out_lines {
-            out.write_all(&l)?;
-        }
-        Ok(())
     }
+
+    /// One row, its tree guides drawn from `guides` (one per ancestor: a line goes on).
+    fn line(
+        &self,
+        d: &Diff<'_>,
+        l: &Line<'_>,
+        lay: &Layout,
+        guides: &[bool],
+    ) -> io::Result<Vec<u8>> {
+        let Layout {
+            old_w,
+            new_w,
+            delta_w,
+            label_w,
+            bar_w,
+            scale,
+        } = *lay;
+        let mut line = Vec::with_capacity(self.opts.width + 32);
+        write!(
+            line,
+            "{:>old_w$} → {:>new_w$} {:>delta_w$} ",
+            l.old, l.new, l.delta
+        )?;
+        let text_w = l.name.width + l.mark.len();
+        let prefix_room = label_w.saturating_sub(text_w).max(label_w / 2);
+        let shape = (l.row.last, l.row.has_children);
+        let (prefix, prefix_w) = tree_prefix(guides, shape, !self.opts.reverse, prefix_room);
+        line.extend_from_slice(prefix.as_bytes());
+        let room = label_w.saturating_sub(prefix_w);
+        let (name, name_w) = truncate(&l.name, room.saturating_sub(l.mark.len()));
+        let color = self
+            .palette
+            .and_then(|p| p.start(d.kind(l.row.id), d.name(l.row.id)));
+        if let Some(c) = &color {
+            line.extend_from_slice(c.as_bytes());
+        }
+        line.extend_from_slice(&name);
+        if color.is_some() {
+            line.extend_from_slice(RESET.as_bytes());
+        }
+        let mark_w = l.mark.len().min(room.saturating_sub(name_w));
+        line.extend_from_slice(&l.mark.as_bytes()[..mark_w]);
+        if bar_w > 0 {
+            line.resize(line.len() + room.saturating_sub(name_w + mark_w), b' ');
+            line.extend_from_slice("│".as_bytes());
+            let bar = change_bar(d.delta(l.row.id), scale, bar_w);
+            line.extend_from_slice(bar.as_bytes());
+            line.extend_from_slice("│".as_bytes());
+        }
+        line.push(b'\n');
+        Ok(line)
+    }
+}
+
+/// The widths of a diff's columns and the change the bars are scaled to.
+#[derive(Copy, Clone)]
+struct Layout {
+    old_w: usize,
+    new_w: usize,
+    delta_w: usize,
+    label_w: usize,
+    /// 0: no bar.
+    bar_w: usize,
+    scale: u128,
 }
 
 /// The bar of one change: shrinking fills leftwards from the middle, growth rightwards.

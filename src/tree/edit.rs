@@ -1,6 +1,8 @@
 //! Changing a finished tree in place: what the interactive view does after deleting an entry or
 //! rescanning one. Totals stay consistent by applying differences along the parent chain, so
-//! an edit costs O(depth) (plus the size of a grafted subtree), never a pass over the tree.
+//! an edit costs O(depth) (plus the size of a grafted subtree), never a pass of totals over
+//! the tree; only a deletion that takes counted hard links reads the tree for their other
+//! names ([`Tree::removal`]).
 
 use rustc_hash::FxHashMap;
 
@@ -60,25 +62,8 @@ impl Tree {
     /// What removing `ids` (and so their subtrees) from the disk does; see [`Removal`]. Ids
     /// already removed, and ids inside another of `ids`, count once.
     pub fn removal(&self, ids: &[NodeId]) -> Removal {
-        let mut targets: Vec<NodeId> = ids
-            .iter()
-            .copied()
-            .filter(|&id| id != TOTAL && (id as usize) < self.len() && self.is_live(id))
-            .collect();
-        targets.sort_unstable();
-        targets.dedup();
-        let inner = |t: &[NodeId], id: NodeId| {
-            let p = self.parent(id);
-            p != TOTAL && t.iter().any(|&o| self.is_within(p, o))
-        };
-        let outer: Vec<NodeId> = targets
-            .iter()
-            .copied()
-            .filter(|&id| !inner(&targets, id))
-            .collect();
+        let outer = self.outermost_live(ids);
         let mut r = Removal::default();
-        // the counted names of shared inodes below the targets
-        let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
         for &t in &outer {
             let n = self.node(t);
             r.leaves.add(Sizes {
@@ -86,78 +71,11 @@ impl Tree {
                 apparent: n.apparent,
                 entries: n.entries as u64,
             });
-            if !self.has_identity() {
-                continue;
-            }
-            let mut stack = vec![t];
-            while let Some(id) = stack.pop() {
-                let n = self.node(id);
-                if n.has(flags::REMOVED) {
-                    continue;
-                }
-                stack.extend(n.children());
-                if n.has(flags::HARDLINK) && n.is_counted() && !n.is_dir() {
-                    if let Some(key) = self.identity_of(id) {
-                        owners.insert(key, id);
-                    }
-                }
-            }
         }
-        if !owners.is_empty() {
-            // every name of those inodes in the tree
-            let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
-            let mut keys = self.identity_reader();
-            for id in 1..self.len() {
-                let n = self.node(id as NodeId);
-                if n.has(flags::HARDLINK) && !n.is_dir() {
-                    if let Some(key) = keys.of(id as NodeId) {
-                        if owners.contains_key(&key) {
-                            names.entry(key).or_default().push(id as NodeId);
-                        }
-                    }
-                }
-            }
-            let mut keys: Vec<(LinkKey, NodeId)> = owners.into_iter().collect();
-            keys.sort_unstable_by_key(|&(_, owner)| owner);
-            for (key, owner) in keys {
-                let n = self.node(owner);
-                let sizes = Sizes {
-                    disk: n.disk,
-                    apparent: n.apparent,
-                    entries: 1,
-                };
-                let all = names.get(&key).map_or(&[][..], |v| &v[..]);
-                let left: Vec<NodeId> = all
-                    .iter()
-                    .copied()
-                    .filter(|&id| {
-                        let m = self.node(id);
-                        !m.has(flags::FILTERED | flags::REMOVED)
-                            && self.is_live(id)
-                            && !outer.iter().any(|&t| self.is_within(id, t))
-                    })
-                    .collect();
-                // a name left that counts the inode already (a tree not settled yet, as the
-                // snapshots of a walk in progress) needs nothing more
-                let counted = left.iter().any(|&id| !self.node(id).has(flags::DUPLICATE));
-                let heir = left.iter().copied().min_by(|&a, &b| self.dfs_order(a, b));
-                let nlink = self.links_of(owner).unwrap_or(0) as usize;
-                match heir {
-                    Some(h) => {
-                        r.moved.add(Sizes {
-                            entries: 0,
-                            ..sizes
-                        });
-                        if !counted {
-                            r.transfers.push((h, sizes));
-                        }
-                    }
-                    None if nlink > all.len() => r.elsewhere.add(Sizes {
-                        entries: 0,
-                        ..sizes
-                    }),
-                    None => {}
-                }
+        if self.has_identity() {
+            let owners = self.counted_links_below(&outer);
+            if !owners.is_empty() {
+                self.follow_links(&mut r, owners, &outer);
             }
         }
         r.freed = Sizes {
@@ -176,6 +94,112 @@ impl Tree {
         r.leaves.disk = r.leaves.disk.saturating_sub(r.moved.disk);
         r.leaves.apparent = r.leaves.apparent.saturating_sub(r.moved.apparent);
         r
+    }
+
+    /// The live ids of `ids`, once each, without those inside another of them.
+    fn outermost_live(&self, ids: &[NodeId]) -> Vec<NodeId> {
+        let mut targets: Vec<NodeId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| id != TOTAL && (id as usize) < self.len() && self.is_live(id))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let inner = |t: &[NodeId], id: NodeId| {
+            let p = self.parent(id);
+            p != TOTAL && t.iter().any(|&o| self.is_within(p, o))
+        };
+        targets
+            .iter()
+            .copied()
+            .filter(|&id| !inner(&targets, id))
+            .collect()
+    }
+
+    /// The counted names of shared inodes below `outer`.
+    fn counted_links_below(&self, outer: &[NodeId]) -> FxHashMap<LinkKey, NodeId> {
+        let mut owners: FxHashMap<LinkKey, NodeId> = FxHashMap::default();
+        for &t in outer {
+            let mut stack = vec![t];
+            while let Some(id) = stack.pop() {
+                let n = self.node(id);
+                if n.has(flags::REMOVED) {
+                    continue;
+                }
+                stack.extend(n.children());
+                if n.has(flags::HARDLINK) && n.is_counted() && !n.is_dir() {
+                    if let Some(key) = self.identity_of(id) {
+                        owners.insert(key, id);
+                    }
+                }
+            }
+        }
+        owners
+    }
+
+    /// Where the bytes of each inode in `owners` go once `outer` is gone: to a name left in
+    /// the tree (moved), to names outside the scan (elsewhere), or nowhere (freed).
+    fn follow_links(&self, r: &mut Removal, owners: FxHashMap<LinkKey, NodeId>, outer: &[NodeId]) {
+        let names = self.names_of(&owners);
+        let mut keys: Vec<(LinkKey, NodeId)> = owners.into_iter().collect();
+        keys.sort_unstable_by_key(|&(_, owner)| owner);
+        for (key, owner) in keys {
+            let n = self.node(owner);
+            let sizes = Sizes {
+                disk: n.disk,
+                apparent: n.apparent,
+                entries: 1,
+            };
+            let all = names.get(&key).map_or(&[][..], |v| &v[..]);
+            let left: Vec<NodeId> = all
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    let m = self.node(id);
+                    !m.has(flags::FILTERED | flags::REMOVED)
+                        && self.is_live(id)
+                        && !outer.iter().any(|&t| self.is_within(id, t))
+                })
+                .collect();
+            // a name left that counts the inode already (a tree not settled yet, as the
+            // snapshots of a walk in progress) needs nothing more
+            let counted = left.iter().any(|&id| !self.node(id).has(flags::DUPLICATE));
+            let heir = left.iter().copied().min_by(|&a, &b| self.dfs_order(a, b));
+            let nlink = self.links_of(owner).unwrap_or(0) as usize;
+            match heir {
+                Some(h) => {
+                    r.moved.add(Sizes {
+                        entries: 0,
+                        ..sizes
+                    });
+                    if !counted {
+                        r.transfers.push((h, sizes));
+                    }
+                }
+                None if nlink > all.len() => r.elsewhere.add(Sizes {
+                    entries: 0,
+                    ..sizes
+                }),
+                None => {}
+            }
+        }
+    }
+
+    /// Every name in the tree of the inodes `owners` holds.
+    fn names_of(&self, owners: &FxHashMap<LinkKey, NodeId>) -> FxHashMap<LinkKey, Vec<NodeId>> {
+        let mut names: FxHashMap<LinkKey, Vec<NodeId>> = FxHashMap::default();
+        let mut keys = self.identity_reader();
+        for id in 1..self.len() {
+            let n = self.node(id as NodeId);
+            if n.has(flags::HARDLINK) && !n.is_dir() {
+                if let Some(key) = keys.of(id as NodeId) {
+                    if owners.contains_key(&key) {
+                        names.entry(key).or_default().push(id as NodeId);
+                    }
+                }
+            }
+        }
+        names
     }
 
     /// Takes `ids` off the tree after they were deleted from the disk ([`Tree::remove`] each),

@@ -229,49 +229,9 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         }
         self.sink.count += 1;
 
-        let kind = match (is_dir, info.mode) {
-            (true, _) => EntryKind::Dir,
-            (false, Some(mode)) => match mode & 0o170000 {
-                0o040000 => EntryKind::Dir,
-                0o100000 => EntryKind::File,
-                0o120000 => EntryKind::Symlink,
-                _ => EntryKind::Other,
-            },
-            (false, None) if info.notreg => EntryKind::Other,
-            (false, None) => EntryKind::File,
-        };
-        let mut f = 0;
-        if info.unscanned && is_dir {
-            f |= flags::UNSCANNED;
-        }
-        let unreadable = info.read_error;
-        if unreadable {
-            f |= flags::UNREADABLE;
-        }
-        match info.excluded {
-            Some(true) => f |= flags::OTHER_FS,
-            Some(false) => f |= flags::FILTERED,
-            None => {}
-        }
-        let mut links = None;
-        if info.hlnkc && !is_dir {
-            self.hard_links += 1;
-            f |= flags::HARDLINK;
-            if let Some(ino) = info.ino {
-                if !self.sink.links_seen.insert((dev, ino)) {
-                    f |= flags::DUPLICATE;
-                }
-            }
-            if let (Some(n), true) = (info.nlink, self.sink.keep.identity) {
-                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
-            }
-        }
         self.sink.check_time(&info)?;
-        let mtime = i64::try_from(info.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
-        let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
-        if info.unscanned && is_dir {
-            node.entries = 0; // not an entry of any scan
-        }
+        let (node, links) = self.node(&info, is_dir, dev);
+        let unreadable = info.read_error;
         let extra = match (info.uid, info.gid, info.mode) {
             (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
                 uid: uid as u32,
@@ -300,6 +260,52 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             self.sink.unreadable.push(seq);
         }
         Ok(Some((seq, dev, at)))
+    }
+
+    /// The entry's node as `info` describes it, and its link count where one is kept.
+    fn node(&mut self, info: &Info, is_dir: bool, dev: u64) -> (Node, Option<u32>) {
+        let kind = match (is_dir, info.mode) {
+            (true, _) => EntryKind::Dir,
+            (false, Some(mode)) => match mode & 0o170000 {
+                0o040000 => EntryKind::Dir,
+                0o100000 => EntryKind::File,
+                0o120000 => EntryKind::Symlink,
+                _ => EntryKind::Other,
+            },
+            (false, None) if info.notreg => EntryKind::Other,
+            (false, None) => EntryKind::File,
+        };
+        let mut f = 0;
+        if info.unscanned && is_dir {
+            f |= flags::UNSCANNED;
+        }
+        if info.read_error {
+            f |= flags::UNREADABLE;
+        }
+        match info.excluded {
+            Some(true) => f |= flags::OTHER_FS,
+            Some(false) => f |= flags::FILTERED,
+            None => {}
+        }
+        let mut links = None;
+        if info.hlnkc && !is_dir {
+            self.hard_links += 1;
+            f |= flags::HARDLINK;
+            if let Some(ino) = info.ino {
+                if !self.sink.links_seen.insert((dev, ino)) {
+                    f |= flags::DUPLICATE;
+                }
+            }
+            if let (Some(n), true) = (info.nlink, self.sink.keep.identity) {
+                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            }
+        }
+        let mtime = i64::try_from(info.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
+        let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
+        if info.unscanned && is_dir {
+            node.entries = 0; // not an entry of any scan
+        }
+        (node, links)
     }
 
     /// A name below the root must be one a directory can hold.
