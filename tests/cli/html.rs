@@ -169,6 +169,40 @@ fn html_page_draws_du_sizes_zooms_and_reads_by_keyboard() {
     assert_eq!(sorted.len(), table.len());
 }
 
+/// The page as a browser opens it, its Content-Security-Policy in force (the other tests bypass
+/// it to read the page with page.evaluate): driven by real mouse and keyboard events and read
+/// through locators, it still draws du's sizes, zooms on a click and goes up by keyboard; and
+/// the policy was in force (the page may not eval).
+#[test]
+fn html_page_works_with_its_own_policy_in_force() {
+    let env = TestEnv::new();
+    tree(&env);
+    write_page(&env, &["--html", "page.html", "t"]);
+    let Some(report) = browser_report(&env, "page.html", r#"{"csp": "t/a"}"#) else {
+        return;
+    };
+    let csp = &report["csp"];
+    assert_eq!(csp["refused"], "script-src", "the policy was not in force: {csp}");
+    assert_eq!(csp["evalRan"], false);
+    let first = &csp["first"];
+    assert_eq!(rects(first), du_rects(&env, &["-B1"], "t"));
+    assert_areas_proportional(first);
+    assert!(first["nested"].as_u64().expect("nested") > 0, "{first}");
+    assert!(
+        csp["tip"].as_str().expect("tip").contains("t/a/"),
+        "hovering tells what is under the pointer: {csp}"
+    );
+    let zoomed = &csp["zoomed"];
+    assert_eq!(zoomed["hash"], "#t%2Fa");
+    assert_eq!(strings(&zoomed["crumbs"]), ["t", "a"]);
+    assert_eq!(strings(&zoomed["table"]), ["big.bin", "b", "small"]);
+    assert_eq!(rects(zoomed), du_rects(&env, &["-B1"], "t/a"));
+    assert_eq!(strings(&csp["focused"]), ["big.bin"], "Tab reaches the table");
+    let up = &csp["up"];
+    assert_eq!(strings(&up["crumbs"]), ["t"]);
+    assert_eq!(rects(up), rects(first));
+}
+
 #[test]
 fn html_table_works_without_a_mouse() {
     let env = TestEnv::new();
