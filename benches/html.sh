@@ -5,21 +5,23 @@
 #
 #   bash benches/html.sh [TREES_DIR] [TREE]     (defaults: /tmp/hogs-bench-trees big5m)
 #
-# Needs a release build (cargo build --release), hyperfine, /usr/bin/chromium and
-# tests/browser/node_modules (npm ci in tests/browser). The tree is built by
+# Needs a release build (cargo build --release; HOGS=path to name another binary),
+# /usr/bin/chromium and tests/browser/node_modules (npm ci in tests/browser). The tree is built by
 # benches/gen-trees.py when missing (8 minutes and 4.2 GB for big5m).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 trees=${1:-/tmp/hogs-bench-trees}
 tree=${2:-big5m}
-hogs=${HOGS:-$(ls target/*/release/hogs target/release/hogs 2>/dev/null | head -n1)}
+target=${CARGO_TARGET_DIR:-target}
+hogs=${HOGS:-$(ls "$target"/*/release/hogs "$target"/release/hogs 2>/dev/null | head -n1)}
 [ -x "$hogs" ] || { echo "no release build: cargo build --release" >&2; exit 1; }
 [ -e "$trees/.$tree.done" ] || python3 benches/gen-trees.py -j 2 "$trees" "$tree"
 page=$(mktemp --suffix=.html)
 trap 'rm -f "$page"' EXIT
 
-echo "== write: hogs -d 1 against hogs --html (warm cache, -T default)"
-hyperfine -w 1 -r 5 -N \
+# interleaved (benches/interleave.py): on a shared machine a drift in speed hits both alike
+echo "== write: hogs -d 1 against hogs --html (warm cache, -T default), medians of ${ROUNDS:-7}"
+python3 benches/interleave.py "${ROUNDS:-7}" \
   "$hogs -d 1 $trees/$tree" \
   "$hogs --html $page $trees/$tree"
 

@@ -56,8 +56,9 @@ pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
     ))
 }
 
-/// The facts every page's header gives.
-fn facts(config: &Config, colours: Colours, total_top: bool) -> Facts {
+/// The facts every page's header gives. `extents`: the sizes are counted by extents (a walk
+/// with `--extents`, or a saved scan that was).
+fn facts(config: &Config, colours: Colours, total_top: bool, extents: bool) -> Facts {
     let mut notes = Vec::new();
     let paths = match &config.import {
         Some(imports) => {
@@ -70,8 +71,8 @@ fn facts(config: &Config, colours: Colours, total_top: bool) -> Facts {
     if config.filters.is_active() {
         notes.push("filtered: only the entries the filters kept are counted".into());
     }
-    if config.extents {
-        notes.push("--extents: each range of disk counted once".into());
+    if extents && config.import.is_some() {
+        notes.push("sizes by extents, as the saved scan counted them (--extents)".into());
     }
     if let Some(diff) = config.mode.diff() {
         let old = String::from_utf8_lossy(diff.old.as_bytes());
@@ -81,6 +82,7 @@ fn facts(config: &Config, colours: Colours, total_top: bool) -> Facts {
         paths,
         when: export::now(),
         mode: config.walk.mode,
+        extents,
         si: config.view.units == UnitStyle::HumanSi,
         total_top,
         colours,
@@ -140,7 +142,9 @@ fn scan_page(
             )
         }),
     };
-    let written = render_html(&src, &facts(config, colours, top == TOTAL), out);
+    let extents = !tree.sharing.is_empty();
+    let facts = facts(config, colours, top == TOTAL, extents);
+    let written = render_html(&src, &facts, out);
     // the process exits next: unmapping the tree would only cost time
     std::mem::forget(tree);
     Ok((written, status))
@@ -202,5 +206,9 @@ fn diff_page(config: &Config, sides: &super::diff::Matched, out: &mut dyn Write)
         sel: &sel,
         top_name: &sides.shown_name,
     };
-    render_html(&src, &facts(config, Colours::Growth, false), out)
+    render_html(
+        &src,
+        &facts(config, Colours::Growth, false, config.extents),
+        out,
+    )
 }

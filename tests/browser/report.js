@@ -6,7 +6,9 @@
 // JOURNEY (JSON): {"zoom": PATH} clicks inside the rectangle of the child directory PATH
 // (on something drawn inside it, when there is), then goes back; {"keys": true} also walks
 // the table with the keyboard; {"screenshot": FILE} saves a PNG of the page as first drawn;
-// {"dark": true} asks for the dark colour scheme.
+// {"dark": true} asks for the dark colour scheme; {"csp": PATH} opens the page with its own
+// Content-Security-Policy in force and does the zoom into PATH with real mouse and keyboard
+// events, reading the page through locators only (see `underPolicy`).
 "use strict";
 const path = require("path");
 const { chromium } = require("playwright-core");
@@ -28,9 +30,11 @@ async function main() {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       colorScheme: journey.dark ? "dark" : "light",
-      // the page's own policy forbids eval, which playwright's page.evaluate needs; without
-      // it the checks below are stricter (nothing but the page's code keeps names inert)
-      bypassCSP: true,
+      // The checks below read the page with page.evaluate. Under the page's policy Chromium
+      // runs it all the same (the DevTools protocol lets the code it is handed compile), but
+      // then the page's own code may eval while it runs: bypassed, nothing but the page's
+      // code keeps names inert. The policy in force is `underPolicy`'s journey.
+      bypassCSP: !journey.csp,
     });
     // every request but the page itself is aborted and counted
     await context.route("**/*", (route) => {
@@ -50,32 +54,37 @@ async function main() {
     await page.goto(url);
     await page.waitForSelector("body[data-ready]", { timeout: 30000 });
     report.loadMs = Date.now() - start;
-    report.first = await view(page);
-    report.sizedElsewhere = await page.evaluate(() =>
-      Array.from(document.querySelectorAll("[data-size]")).filter((e) => !(e.classList.contains("r") && e.closest("#map"))).length);
-    report.undrawnPaths = await page.evaluate(() =>
-      Array.from(document.querySelectorAll("#map .r")).filter((e) => !e.hasAttribute("data-path")).length);
-    report.text = await page.evaluate(() => document.body.innerText);
-    report.scripts = await page.evaluate(() => document.scripts.length);
-    report.images = await page.evaluate(() => document.images.length);
-    if (journey.screenshot) await page.screenshot({ path: journey.screenshot, fullPage: true });
-    if (journey.zoom) {
-      await clickInside(page, journey.zoom);
-      await page.waitForFunction((h) => location.hash !== h, report.first.hash);
-      report.zoomed = await view(page);
-      await page.goBack();
-      await page.waitForFunction((h) => location.hash === h, report.first.hash);
-      report.back = await view(page);
-    }
-    if (journey.sort) {
-      await page.click("th[data-key=name] button");
-      report.sortedByName = await view(page);
-    }
-    if (journey.keys) report.keys = await keys(page);
+    // read through locators, which need no code evaluated in the page (see `underPolicy`)
+    report.sizedElsewhere = await page.locator("[data-size]").count() - await page.locator("#map .r[data-size]").count();
+    report.undrawnPaths = await page.locator("#map .r:not([data-path])").count();
+    report.text = await page.locator("body").innerText();
+    report.scripts = await page.locator("script").count();
+    report.images = await page.locator("img").count();
+    if (journey.csp) report.csp = await underPolicy(page, journey.csp);
+    else await journeys(page, journey, report);
   } finally {
     await browser.close();
   }
   process.stdout.write(JSON.stringify(report));
+}
+
+// The journeys of a page read with page.evaluate (its policy bypassed).
+async function journeys(page, journey, report) {
+  report.first = await view(page);
+  if (journey.screenshot) await page.screenshot({ path: journey.screenshot, fullPage: true });
+  if (journey.zoom) {
+    await clickInside(page, journey.zoom);
+    await page.waitForFunction((h) => location.hash !== h, report.first.hash);
+    report.zoomed = await view(page);
+    await page.goBack();
+    await page.waitForFunction((h) => location.hash === h, report.first.hash);
+    report.back = await view(page);
+  }
+  if (journey.sort) {
+    await page.click("th[data-key=name] button");
+    report.sortedByName = await view(page);
+  }
+  if (journey.keys) report.keys = await keys(page);
 }
 
 // What the page shows now: the zoom, the breadcrumb, the table, the top rectangles.
@@ -97,6 +106,58 @@ function view(page) {
         ? document.activeElement.querySelector("td").firstChild.textContent : null,
     };
   });
+}
+
+// The page as its policy leaves it: nothing here evaluates code in the page, every read is
+// a locator's (attributes, text, boxes: Playwright's injected script, which the DevTools
+// protocol installs whatever the policy says), every action a real mouse or keyboard event.
+// Zooms into the child directory `p` by a click inside its rectangle, shows its tip by
+// hovering, goes up with Backspace from the table, then proves the policy was in force: a
+// script the page is handed may not eval (the one read that needs page.evaluate, last).
+async function underPolicy(page, p) {
+  const out = {};
+  const seen = async () => {
+    const rects = [];
+    for (const r of await page.locator("#map > .r").all()) {
+      const b = await r.boundingBox();
+      rects.push({ path: await r.getAttribute("data-path"), size: Number(await r.getAttribute("data-size")),
+        area: b ? b.width * b.height : 0, folded: (await r.getAttribute("data-folded")) !== null });
+    }
+    return {
+      hash: new URL(page.url()).hash,
+      crumbs: await page.locator("#crumbs li").allTextContents(),
+      table: await page.locator("#table tbody td.name > :first-child").allTextContents(),
+      rects,
+      nested: await page.locator("#map .r .r").count(),
+    };
+  };
+  out.first = await seen();
+  const top = page.locator("#map > .r[data-path=" + JSON.stringify(p) + "]");
+  const inner = top.locator(".r .r").or(top.locator(".r")).first();
+  const target = (await inner.count()) ? inner : top;
+  const box = await target.boundingBox();
+  if (!box) throw new Error("no rectangle drawn for " + p);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  out.tip = await page.locator("#tip").textContent();
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.waitForURL((u) => u.hash !== out.first.hash);
+  out.zoomed = await seen();
+  for (let i = 0; i < 40 && !(await page.locator("#table tbody tr:focus").count()); i++) {
+    await page.keyboard.press("Tab");
+  }
+  out.focused = await page.locator("#table tbody tr:focus td.name > :first-child").allTextContents();
+  await page.keyboard.press("Backspace");
+  await page.waitForURL((u) => u.hash !== out.zoomed.hash);
+  out.up = await seen();
+  await page.evaluate(() => {
+    document.addEventListener("securitypolicyviolation", (e) => { document.body.dataset.refused = e.violatedDirective; });
+    setTimeout(() => { try { eval("0"); document.body.dataset.evalRan = "1"; } catch (e) { /* refused */ } }, 0);
+  });
+  await page.locator("body[data-refused]").waitFor({ timeout: 5000 }).catch(() => {});
+  out.refused = await page.locator("body").getAttribute("data-refused");
+  out.evalRan = (await page.locator("body").getAttribute("data-eval-ran")) !== null;
+  return out;
 }
 
 // Clicks the deepest thing drawn inside the top rectangle of `p` (a nested file or

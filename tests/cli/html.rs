@@ -169,6 +169,47 @@ fn html_page_draws_du_sizes_zooms_and_reads_by_keyboard() {
     assert_eq!(sorted.len(), table.len());
 }
 
+/// The page as a browser opens it, its Content-Security-Policy in force (the other tests bypass
+/// it to read the page with page.evaluate): driven by real mouse and keyboard events and read
+/// through locators, it still draws du's sizes, zooms on a click and goes up by keyboard; and
+/// the policy was in force (the page may not eval).
+#[test]
+fn html_page_works_with_its_own_policy_in_force() {
+    let env = TestEnv::new();
+    tree(&env);
+    write_page(&env, &["--html", "page.html", "t"]);
+    let Some(report) = browser_report(&env, "page.html", r#"{"csp": "t/a"}"#) else {
+        return;
+    };
+    let csp = &report["csp"];
+    assert_eq!(
+        csp["refused"], "script-src",
+        "the policy was not in force: {csp}"
+    );
+    assert_eq!(csp["evalRan"], false);
+    let first = &csp["first"];
+    assert_eq!(rects(first), du_rects(&env, &["-B1"], "t"));
+    assert_areas_proportional(first);
+    assert!(first["nested"].as_u64().expect("nested") > 0, "{first}");
+    assert!(
+        csp["tip"].as_str().expect("tip").contains("t/a/"),
+        "hovering tells what is under the pointer: {csp}"
+    );
+    let zoomed = &csp["zoomed"];
+    assert_eq!(zoomed["hash"], "#t%2Fa");
+    assert_eq!(strings(&zoomed["crumbs"]), ["t", "a"]);
+    assert_eq!(strings(&zoomed["table"]), ["big.bin", "b", "small"]);
+    assert_eq!(rects(zoomed), du_rects(&env, &["-B1"], "t/a"));
+    assert_eq!(
+        strings(&csp["focused"]),
+        ["big.bin"],
+        "Tab reaches the table"
+    );
+    let up = &csp["up"];
+    assert_eq!(strings(&up["crumbs"]), ["t"]);
+    assert_eq!(rects(up), rects(first));
+}
+
 #[test]
 fn html_table_works_without_a_mouse() {
     let env = TestEnv::new();
@@ -318,4 +359,47 @@ fn html_that_cannot_be_written_is_an_error_and_leaves_no_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--html does not apply to --file-types"));
     assert!(!env.path("page.html").exists());
+}
+
+/// `--extents` on a filesystem without sharing counts what `st_blocks` count (du's sizes), and
+/// the header says the sizes are by extents: of a walk, and of an export saved with the mode.
+#[test]
+fn html_extents_says_what_the_sizes_are() {
+    let env = TestEnv::new();
+    tree(&env);
+    write_page(&env, &["--extents", "--html", "page.html", "t"]);
+    let Some(report) = browser_report(&env, "page.html", r#"{"csp": "t/a"}"#) else {
+        return;
+    };
+    let csp = &report["csp"];
+    assert_eq!(rects(&csp["first"]), du_rects(&env, &["-B1"], "t"));
+    let text = report["text"].as_str().expect("text");
+    assert!(text.contains("disk usage by extents"), "{text}");
+    let tip = csp["tip"].as_str().expect("tip");
+    assert!(tip.contains("exclusive") && tip.contains("shared"), "{tip}");
+    // the same scan saved and read back: its sizes as saved, and said to be
+    env.hogs()
+        .args(["--extents", "-O", "saved.json", "t"])
+        .assert()
+        .success();
+    write_page(&env, &["--import", "saved.json", "--html", "page.html"]);
+    let Some(report) = browser_report(&env, "page.html", "{}") else {
+        return;
+    };
+    let base = |v: Vec<(String, u64)>| -> Vec<(String, u64)> {
+        let named = v.into_iter().map(|(p, s)| {
+            let name = p.rsplit('/').next().unwrap_or_default().to_owned();
+            (name, s)
+        });
+        named.collect()
+    };
+    // (named by the absolute path the export records)
+    let mut saved = base(rects(&report["first"]));
+    saved.sort();
+    let mut du = base(du_rects(&env, &["-B1"], "t"));
+    du.sort();
+    assert_eq!(saved, du);
+    let text = report["text"].as_str().expect("text");
+    assert!(text.contains("disk usage by extents"), "{text}");
+    assert!(text.contains("as the saved scan counted them"), "{text}");
 }

@@ -4,7 +4,8 @@
 //! The page is a fixed skeleton, style and script (`page.html`, `page.css`, `page.js`,
 //! embedded at build time) and one JSON document in a `<script type="application/json">`:
 //! the scan's facts, the legend and the pruned tree ([`prune`]), depth-first, each entry an
-//! array `[name, size, kind, items, mtime, children, class, old size]`. Names reach the page
+//! array `[name, size, kind, items, mtime, children, class, old size]`, followed by
+//! `exclusive, shared` when the scan counted extents. Names reach the page
 //! only as JSON strings (with `<`, `>` and `&` escaped, so nothing in a name ends the script
 //! element) and the script puts them in the document as text, never as markup. A
 //! Content-Security-Policy of `default-src 'none'` keeps the page from loading anything.
@@ -36,6 +37,9 @@ pub struct Facts {
     /// When the page was made (seconds since the epoch).
     pub when: u64,
     pub mode: SizeMode,
+    /// The disk sizes are counted by extents (`--extents`, or an export saved with it): each
+    /// range of disk once in the scan.
+    pub extents: bool,
     /// Units in powers of 1000 (`-o si`) rather than 1024.
     pub si: bool,
     /// The children of the top are paths given, named by themselves (several paths).
@@ -84,9 +88,10 @@ fn write_facts(facts: &Facts, total: u64, out: &mut dyn Write) -> io::Result<()>
     };
     write!(
         out,
-        "{{\"version\":\"{}\",\"when\":{},\"mode\":\"{mode}\",\"si\":{},\"total\":{total},\"totalTop\":{},\"paths\":[",
+        "{{\"version\":\"{}\",\"when\":{},\"mode\":\"{mode}\",\"extents\":{},\"si\":{},\"total\":{total},\"totalTop\":{},\"paths\":[",
         env!("CARGO_PKG_VERSION"),
         facts.when,
+        facts.extents,
         facts.si,
         facts.total_top,
     )?;
@@ -120,7 +125,8 @@ fn write_facts(facts: &Facts, total: u64, out: &mut dyn Write) -> io::Result<()>
     out.write_all(b"}")
 }
 
-/// One entry of the page: `[name, size, kind, items, mtime, children, class, old size]`.
+/// One entry of the page: `[name, size, kind, items, mtime, children, class, old size]`, and
+/// `exclusive, shared` after them where the scan counted extents.
 fn write_kept<S: Describe>(src: &S, k: &Kept<S::Id>, out: &mut dyn Write) -> io::Result<()> {
     let (id, kids) = match *k {
         Kept::Folded { count, size } => {
@@ -152,8 +158,12 @@ fn write_kept<S: Describe>(src: &S, k: &Kept<S::Id>, out: &mut dyn Write) -> io:
         None => out.write_all(b"null,")?,
     }
     match info.old {
-        Some(o) => write!(out, "{o}]"),
-        None => out.write_all(b"null]"),
+        Some(o) => write!(out, "{o}")?,
+        None => out.write_all(b"null")?,
+    }
+    match info.sharing {
+        Some(s) => write!(out, ",{},{}]", s.exclusive, s.shared),
+        None => out.write_all(b"]"),
     }
 }
 

@@ -8,7 +8,8 @@
   const rows = data.nodes;
   const count = rows.length;
   // columns of the entries: [name, size, kind, items, mtime, children, class, old size]
-  const NAME = 0, SIZE = 1, KIND = 2, ITEMS = 3, MTIME = 4, KIDS = 5, CLASS = 6, OLD = 7;
+  const NAME = 0, SIZE = 1, KIND = 2, ITEMS = 3, MTIME = 4, KIDS = 5, CLASS = 6, OLD = 7,
+    EXCL = 8, SHARED = 9;
   const parent = new Int32Array(count).fill(-1);
   const kids = new Array(count);
   const path = new Array(count);
@@ -184,6 +185,7 @@
       human(r[SIZE]) + " (" + exact(r[SIZE]) + ")", share(i, zoom) + " of " + rows[zoom][NAME],
       r[ITEMS].toLocaleString("en-US") + (r[ITEMS] === 1 ? " item" : " items")];
     if (r[MTIME] > 0) parts.push("modified " + when(r[MTIME]));
+    if (r.length > SHARED) parts.push("exclusive " + human(r[EXCL]) + ", shared " + human(r[SHARED]));
     if (diff) parts.push(GROWTH[r[CLASS]] + " " + signed(change(i)) + " (was " + human(r[OLD]) + ")");
     if (facts.colours === "owner" && r[CLASS] !== null && facts.owners[r[CLASS]]) {
       parts.push("owner " + facts.owners[r[CLASS]][0]);
@@ -349,7 +351,9 @@
     const mode = { disk: "disk usage", apparent: "apparent sizes", count: "entries (inodes)", time: "newest times" };
     fact(facts.paths.length > 1 ? "Paths" : "Path", facts.paths.join(", "));
     fact("Made", when(facts.when));
-    fact("Sizes", mode[facts.mode] || facts.mode);
+    fact("Sizes", facts.extents
+      ? "disk usage by extents: each range of disk counted once, where it is met first"
+      : mode[facts.mode] || facts.mode);
     fact("Total", human(facts.total) + " (" + exact(facts.total) + ")");
     fact("Entries", top[ITEMS].toLocaleString("en-US"));
     facts.notes.forEach((n) => fact("Note", n));

@@ -10,7 +10,7 @@ use super::prune::Source;
 use crate::diff::select::DiffSelection;
 use crate::diff::{Diff, Entry, Status};
 use crate::render::labels::Labels;
-use crate::tree::{EntryKind, NodeId, Selection, Tree, TOTAL};
+use crate::tree::{EntryKind, NodeId, Selection, Sharing, Tree, TOTAL};
 
 /// What the page shows of one entry besides its size.
 pub struct Info<'a> {
@@ -26,6 +26,8 @@ pub struct Info<'a> {
     pub class: Option<u32>,
     /// Its size in the earlier scan (a comparison only).
     pub old: Option<u64>,
+    /// `--extents`: what only it holds and what it shares (subtree values, as `-j` gives).
+    pub sharing: Option<Sharing>,
 }
 
 pub trait Describe: Source {
@@ -86,6 +88,7 @@ impl Describe for ScanSource<'_> {
             mtime: (n.mtime > 0).then_some(n.mtime),
             class,
             old: None,
+            sharing: tree.sharing.get(id as usize).copied(),
         }
     }
 }
@@ -162,6 +165,7 @@ impl Describe for DiffSource<'_> {
             mtime: node.and_then(|n| (n.mtime > 0).then_some(n.mtime)),
             class: Some(growth(d, e)),
             old: Some(d.old_size(e)),
+            sharing: None,
         }
     }
 }
