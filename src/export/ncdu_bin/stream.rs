@@ -49,7 +49,8 @@ impl<W: Write> StreamWriter<W> {
     /// Opens a directory in the one open (or the root, when none is); `key` its device and
     /// inode number.
     pub fn open_dir(&mut self, node: Node, name: &[u8], key: (u64, u64), extra: Option<StatExtra>) {
-        if self.hidden > 0 || (node.has(flags::FILTERED | flags::OTHER_FS) && !self.open.is_empty()) {
+        if self.hidden > 0 || (node.has(flags::FILTERED | flags::OTHER_FS) && !self.open.is_empty())
+        {
             if self.hidden == 0 {
                 self.add(node, name, key, extra, None); // a special: its name only
             }
@@ -81,7 +82,15 @@ impl<W: Write> StreamWriter<W> {
         let ino = Some(key.1).filter(|&ino| linked && ino != 0);
         let extra = extra.filter(|_| self.extended);
         let nlink = links.unwrap_or(1);
-        leaf_item(name, &node, ino, nlink, extra, self.extended, &mut self.item);
+        leaf_item(
+            name,
+            &node,
+            ino,
+            nlink,
+            extra,
+            self.extended,
+            &mut self.item,
+        );
         self.write_child(node.has(SKIPPED));
     }
 
@@ -107,7 +116,15 @@ impl<W: Write> StreamWriter<W> {
         let dev = Some(dir.dev).filter(|&d| parent_dev != Some(d));
         let extra = dir.extra.filter(|_| self.extended);
         let item = &mut self.item;
-        dir_item(&dir.name, &dir.node, dev, &dir.below, extra, self.extended, item);
+        dir_item(
+            &dir.name,
+            &dir.node,
+            dev,
+            &dir.below,
+            extra,
+            self.extended,
+            item,
+        );
         if self.open.is_empty() {
             self.root = self.write();
         } else {

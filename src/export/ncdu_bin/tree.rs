@@ -105,8 +105,7 @@ pub fn write_tree<W: Write>(
                 leaf(tree, id, opts.extended, &mut item);
                 item.prev = dir.below.last;
                 let itemref = out.item(&item)?;
-                dir.below
-                    .child(itemref, &item, tree.node(id).has(SKIPPED));
+                dir.below.child(itemref, &item, tree.node(id).has(SKIPPED));
             }
             Step::Close => {
                 let dir = open.pop().expect("a Close follows its Enter");
@@ -188,9 +187,9 @@ fn directory(tree: &Tree, dir: &Open, root: NodeId, opts: &NcduOptions<'_>, item
     } else {
         tree.name(id)
     };
-    let dev = tree.device_of(id).filter(|&dev| {
-        id == root || tree.device_of(tree.parent(id)) != Some(dev)
-    });
+    let dev = tree
+        .device_of(id)
+        .filter(|&dev| id == root || tree.device_of(tree.parent(id)) != Some(dev));
     let extra = opts.extended.then(|| tree.extra_of(id)).flatten();
     dir_item(name, &node, dev, &dir.below, extra, opts.extended, item);
 }

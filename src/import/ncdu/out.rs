@@ -51,7 +51,13 @@ pub(crate) enum Out {
 }
 
 impl Out {
-    pub(crate) fn root(&mut self, name: Vec<u8>, node: Node, key: LinkKey, extra: Option<StatExtra>) {
+    pub(crate) fn root(
+        &mut self,
+        name: Vec<u8>,
+        node: Node,
+        key: LinkKey,
+        extra: Option<StatExtra>,
+    ) {
         match self {
             Out::Tree(t) => t.root(name, node, key, extra),
             Out::Binary(b) => b.writer.open_dir(node, &name, key, extra),
