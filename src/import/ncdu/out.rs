@@ -45,6 +45,8 @@ impl Streamed {
 }
 
 /// The entries' destination, with the calls of a [`PostOrderBuilder`].
+// one per import, never in a collection: the builder in place saves a pointer per call
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Out {
     Tree(PostOrderBuilder),
     Binary(Box<Streamed>),
