@@ -13,6 +13,9 @@
 #               import  hogs --import EXPORT -d 1
 #               diff    hogs --diff EXPORT TREE        (the export against a new walk)
 #               i       hogs i TREE                    (in a detached tmux pane)
+#               merge   hogs --import PARTS -O MERGED.ncdu  (merge to binary: each directory
+#                       directly in TREE exported to binary first, untimed, one part each;
+#                       streamed, its peak must not grow with the parts)
 #   -o DIR    exports, raw results and the table go here (default /tmp/hogs-memory-curve)
 #   -S        measure nothing: print the table of the runs in DIR/runs.tsv (a run still going,
 #             or runs.tsv files put together); no TREE, no HOGS needed
@@ -40,7 +43,7 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "memory-curve.sh: $*" >&2; exit 2; }
 note() { echo "memory-curve.sh: $*" >&2; }
 
-ALL_VIEWS=d1,f,j,O,import,diff,i
+ALL_VIEWS=d1,f,j,O,import,diff,i,merge
 RUNS=3 VIEWS=$ALL_VIEWS OUT=/tmp/hogs-memory-curve SUMMARY=0
 while getopts "r:v:o:Sh" opt; do
   case $opt in
@@ -81,7 +84,7 @@ import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 views = [v for v in sys.argv[2].split(",") if v]
 names = {"d1": "-d 1", "f": "-f -d 1", "j": "-j", "O": "-O", "import": "--import -d 1",
-         "diff": "--diff EXPORT TREE", "i": "i"}
+         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu"}
 runs = {}
 for view, tree, entries, _run, kib, secs in rows:
     runs.setdefault((view, tree, int(entries)), []).append((int(kib), float(secs)))
@@ -166,6 +169,9 @@ command_of() {
     import) echo "$h --import $e -d 1" ;;
     diff) echo "$h --diff $e $t" ;;
     i) echo "$h i $t" ;;
+    merge) local parts
+      parts=$(printf '%q' "$3.parts")
+      echo "$h --import $parts/*.ncdu -O $parts/merged.ncdu" ;;
   esac
 }
 
@@ -224,6 +230,15 @@ for tree in "${trees[@]}"; do
   if [[ " ${views[*]} " != *" O "* && " ${views[*]} " =~ " "(import|diff)" " ]]; then
     note "export for import/diff (untimed): $(command_of O "$tree" "$export_file")"
     "$HOGS" -O "$export_file" "$tree" > /dev/null
+  fi
+  if [[ " ${views[*]} " == *" merge "* ]]; then
+    note "binary parts for merge (untimed): each directory in $tree"
+    rm -rf "$export_file.parts" && mkdir -p "$export_file.parts"
+    n=0
+    for d in "$tree"/*/; do
+      n=$((n + 1))
+      "$HOGS" -O "$export_file.parts/$n.ncdu" "${d%/}" > /dev/null
+    done
   fi
   for ((r = 1; r <= RUNS; r++)); do
     for v in "${views[@]}"; do

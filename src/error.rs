@@ -50,37 +50,63 @@ pub fn report_scan_errors(
     to_terminal: bool,
 ) -> io::Result<()> {
     for e in errors {
-        let path = e.path(tree);
-        let path = escape(&path, !to_terminal);
-        // an imported scan records that something failed, not why
-        let cause = match e.errno {
-            0 => "error recorded in the imported scan".to_string(),
-            errno => describe(errno),
-        };
-        let (head, tail) = match e.kind {
-            ErrorKind::EmptyName => {
-                writeln!(err, "hogs: warning: skipped a zero-length file name")?;
-                continue;
-            }
-            ErrorKind::Access => ("cannot access", cause),
-            ErrorKind::ReadDir => ("cannot read directory", cause),
-        };
-        let mut line = Vec::with_capacity(path.bytes.len() + 64);
-        line.extend_from_slice(b"hogs: ");
-        line.extend_from_slice(head.as_bytes());
-        line.extend_from_slice(b" '");
-        line.extend_from_slice(&path.bytes);
-        line.extend_from_slice(b"': ");
-        line.extend_from_slice(tail.as_bytes());
-        line.push(b'\n');
-        err.write_all(&line)?;
+        error_line(err, e.kind, e.errno, &e.path(tree), to_terminal)?;
     }
     if errors.len() > SUMMARY_AFTER {
-        writeln!(
-            err,
-            "hogs: {} errors; what could not be read is left out of the totals",
-            errors.len()
-        )?;
+        error_summary(err, errors.len())?;
     }
     Ok(())
+}
+
+/// The closing line of a long run of errors.
+fn error_summary(err: &mut dyn Write, count: usize) -> io::Result<()> {
+    writeln!(
+        err,
+        "hogs: {count} errors; what could not be read is left out of the totals"
+    )
+}
+
+/// The line of one error at `path`.
+fn error_line(
+    err: &mut dyn Write,
+    kind: ErrorKind,
+    errno: i32,
+    path: &[u8],
+    to_terminal: bool,
+) -> io::Result<()> {
+    let path = escape(path, !to_terminal);
+    // an imported scan records that something failed, not why
+    let cause = match errno {
+        0 => "error recorded in the imported scan".to_string(),
+        errno => describe(errno),
+    };
+    let (head, tail) = match kind {
+        ErrorKind::EmptyName => {
+            return writeln!(err, "hogs: warning: skipped a zero-length file name");
+        }
+        ErrorKind::Access => ("cannot access", cause),
+        ErrorKind::ReadDir => ("cannot read directory", cause),
+    };
+    let mut line = Vec::with_capacity(path.bytes.len() + 64);
+    line.extend_from_slice(b"hogs: ");
+    line.extend_from_slice(head.as_bytes());
+    line.extend_from_slice(b" '");
+    line.extend_from_slice(&path.bytes);
+    line.extend_from_slice(b"': ");
+    line.extend_from_slice(tail.as_bytes());
+    line.push(b'\n');
+    err.write_all(&line)
+}
+
+/// Reports on stderr, as it is met, an error recorded at `path` in an export being streamed
+/// into another (a merge to a binary export keeps no tree to report from afterwards).
+pub fn report_streamed_error(kind: ErrorKind, path: &[u8], to_terminal: bool) {
+    let _ = error_line(&mut io::stderr().lock(), kind, 0, path, to_terminal);
+}
+
+/// The closing count of the errors [`report_streamed_error`] reported, when they are many.
+pub fn report_streamed_total(count: usize) {
+    if count > SUMMARY_AFTER {
+        let _ = error_summary(&mut io::stderr().lock(), count);
+    }
 }

@@ -6,6 +6,7 @@ use std::io::{self, BufWriter, Write};
 use crate::config::{Config, ExportFormat, ExportTarget};
 use crate::error::{fail, ExitStatus};
 use crate::export::{self, ncdu, ncdu_bin};
+use crate::import;
 use crate::render::escape::shown;
 use crate::settle::Totals;
 use crate::tree::{NodeId, Tree};
@@ -19,6 +20,14 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         Ok(w) => BufWriter::with_capacity(64 * 1024, w),
         Err(status) => return status,
     };
+    if let Some(imports) = config.import.as_ref().filter(|i| {
+        i.files.len() > 1
+            && target.format == ExportFormat::Binary
+            && !config.filters.is_active()
+            && !config.extents
+    }) {
+        return merge_streamed(config, target, &imports.files, imports.keep_first, out);
+    }
     let (mut scan, status) = match super::scan::load(config) {
         Ok(loaded) => loaded,
         Err(status) => return status,
@@ -87,4 +96,45 @@ fn write(
             w.finish(root_ref).map(drop)
         }
     }
+}
+
+/// `--import PARTS… -O x.ncdu`: the parts merged straight into the binary export as they are
+/// read, no tree held (filters and `--extents` need the tree: they take the path above).
+fn merge_streamed(
+    config: &Config,
+    target: &ExportTarget,
+    files: &[std::ffi::OsString],
+    keep_first: bool,
+    out: BufWriter<export::ExportSink>,
+) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
+    let written = ncdu_bin::BinWriter::new(out).map(|w| {
+        let writer = ncdu_bin::StreamWriter::new(w, target.extended);
+        import::ncdu::Streamed::new(writer, err_tty)
+    });
+    let streamed = match written {
+        Ok(s) => s,
+        Err(e) => return super::write_status(Err(e), Some(&target.file), true, err_tty),
+    };
+    let merged = match import::merge::merge_to_binary(files, keep_first, err_tty, streamed) {
+        Ok(m) => m,
+        Err(msg) => return fail(msg), // the unfinished file is removed: the target stays
+    };
+    crate::error::report_streamed_total(merged.errors);
+    let status = if merged.errors > 0 {
+        ExitStatus::Incomplete
+    } else {
+        ExitStatus::Success
+    };
+    let written = merged
+        .writer
+        .finish()
+        .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
+        .and_then(export::ExportSink::finish);
+    status.max(super::write_status(
+        written,
+        Some(&target.file),
+        true,
+        err_tty,
+    ))
 }

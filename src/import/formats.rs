@@ -12,7 +12,7 @@ use std::io::{self, Cursor, Read};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 
-use super::ncdu::{self, Import, Keep};
+use super::ncdu::{self, Import, Keep, Metadata, Mount, Sink};
 use super::ncdu_bin::is_binary;
 use super::ImportError;
 
@@ -43,6 +43,43 @@ pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError
         return ncdu::read_keeping(Unzstd(decoder), keep);
     }
     ncdu::read_keeping(stream, keep)
+}
+
+/// Reads one part of a merge, whatever its format, into `sink` as `mount` says: a binary
+/// part item by item from the file, a JSON part as a stream.
+pub(super) fn read_part<'a>(
+    mut file: File,
+    sink: &'a mut Sink,
+    mount: Mount<'a>,
+) -> Result<Metadata, ImportError> {
+    let mut head = [0u8; 8];
+    let got = fill(&mut file, &mut head).map_err(ImportError::Io)?;
+    let head = &head[..got];
+    if is_binary(head) {
+        return ncdu::read_binary_part(file, sink, mount);
+    }
+    let stream = Cursor::new(head.to_vec()).chain(file);
+    if head.starts_with(&ZSTD_MAGIC) {
+        let decoder = zstd::stream::read::Decoder::new(stream).map_err(ImportError::Io)?;
+        return ncdu::read_part(Unzstd(decoder), sink, mount);
+    }
+    ncdu::read_part(stream, sink, mount)
+}
+
+/// The name of an export's root (the path it was scanned at), whatever its format.
+pub(super) fn read_root_name(mut file: File, keep: Keep) -> Result<Vec<u8>, ImportError> {
+    let mut head = [0u8; 8];
+    let got = fill(&mut file, &mut head).map_err(ImportError::Io)?;
+    let head = &head[..got];
+    if is_binary(head) {
+        return ncdu::read_binary_root_name(file);
+    }
+    let stream = Cursor::new(head.to_vec()).chain(file);
+    if head.starts_with(&ZSTD_MAGIC) {
+        let decoder = zstd::stream::read::Decoder::new(stream).map_err(ImportError::Io)?;
+        return ncdu::read_root_name(Unzstd(decoder), keep);
+    }
+    ncdu::read_root_name(stream, keep)
 }
 
 /// Standard input as a file (a duplicate of descriptor 0).

@@ -24,7 +24,8 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::os::unix::ffi::OsStrExt;
 
-use super::ncdu::{self, Graft, Meet, Mount, Sink};
+use super::formats;
+use super::ncdu::{self, Graft, Meet, Mount, Sink, Streamed};
 use super::{ImportError, Keep};
 use crate::error::say;
 use crate::render::escape::shown;
@@ -62,6 +63,32 @@ pub fn merge(
     to_terminal: bool,
     keep: Keep,
 ) -> Result<Scan, String> {
+    let mut sink = Sink::new(keep);
+    merge_into(files, keep_first, to_terminal, keep, &mut sink)?;
+    Ok(sink.into_scan())
+}
+
+/// Merges the exports `files` into the binary export `to` as they are read, holding no tree:
+/// only the directories open, a few blocks of a binary part, and the `(dev, ino)` of the hard
+/// links met. Errors the parts record are reported as met and counted in what is returned.
+pub fn merge_to_binary(
+    files: &[OsString],
+    keep_first: bool,
+    to_terminal: bool,
+    to: Streamed,
+) -> Result<Streamed, String> {
+    let mut sink = Sink::streaming(to);
+    merge_into(files, keep_first, to_terminal, Keep::ALL, &mut sink)?;
+    Ok(sink.into_streamed().expect("a streaming sink"))
+}
+
+fn merge_into(
+    files: &[OsString],
+    keep_first: bool,
+    to_terminal: bool,
+    keep: Keep,
+    sink: &mut Sink,
+) -> Result<(), String> {
     let mut m = Merge {
         files,
         spots: vec![Spot {
@@ -84,7 +111,7 @@ pub fn merge(
         }
         let root = File::open(file)
             .map_err(ImportError::Io)
-            .and_then(|f| ncdu::read_root_name(f, keep))
+            .and_then(|f| formats::read_root_name(f, keep))
             .map_err(|e| format!("cannot import '{}': {e}", m.shown(file)))?;
         let Some(parts) = components(&root) else {
             return Err(format!(
@@ -117,13 +144,12 @@ pub fn merge(
     while m.spots[top].part.is_none() && m.spots[top].kids.len() == 1 {
         top = m.spots[top].kids[0];
     }
-    let mut sink = Sink::new(keep);
-    m.emit(&mut sink, top, true).map_err(|e| match e {
+    m.emit(sink, top, true).map_err(|e| match e {
         ImportError::Merge(msg) => msg,
         other => other.to_string(),
     })?;
     m.warn_blind_links();
-    Ok(sink.into_scan())
+    Ok(())
 }
 
 /// The names of an absolute path, `.` and empty ones dropped; `None`: not absolute, or `..`.
@@ -227,7 +253,7 @@ impl Merge<'_> {
                     name: (!root).then_some(name.as_slice()),
                     graft: self,
                 };
-                ncdu::read_part(f, sink, mount)
+                formats::read_part(f, sink, mount)
             });
             self.reading.pop();
             return read
@@ -267,7 +293,7 @@ impl Merge<'_> {
         for (i, meta) in parts() {
             let Some(meta) = meta else { continue };
             let writer = meta.progname.as_deref().unwrap_or("its writer");
-            if meta.hard_links > 0 || matches!(writer, "hogs" | "ncdu") {
+            if meta.hard_links > 0 || meta.binary || matches!(writer, "hogs" | "ncdu") {
                 continue;
             }
             say(format!(

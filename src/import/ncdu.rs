@@ -40,9 +40,14 @@ use crate::vocab::TimeField;
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
 mod binary;
+mod out;
 mod parser;
 
 pub use binary::read_binary;
+pub(super) use binary::{read_binary_part, read_binary_root_name};
+pub use out::Streamed;
+
+use out::Out;
 
 use parser::Parser;
 
@@ -64,6 +69,9 @@ pub struct Metadata {
     pub timestamp: Option<u64>,
     /// Entries the file marks as hard links (`hlnkc`).
     pub hard_links: u64,
+    /// An ncdu 2 binary export: its writer marks every hard link (the format has no
+    /// `progname`).
+    pub binary: bool,
 }
 
 /// A loaded export: the scan it records and who wrote it.
@@ -175,7 +183,7 @@ fn check_magic(head: &[u8]) -> Result<(), ImportError> {
     } else if head.starts_with(b"\xfd7zXZ") {
         "the file is xz-compressed: decompress it first (xz -dc FILE | hogs --import -)"
     } else if head.starts_with(b"\xbfncduEX1") {
-        "this is ncdu's binary export format, which a merge does not read yet: convert it with hogs --import FILE -O FILE.json"
+        "this is ncdu's binary export format, which this reader does not read: import the file with hogs --import FILE"
     } else {
         return Ok(());
     };
@@ -207,8 +215,9 @@ struct Info {
 /// What the entries read so far have built: one export's, or every part's of a merge
 /// ([`super::merge`]), which reads its parts one after the other into the same tree.
 pub(super) struct Sink {
-    /// The tree, grown as the entries are read (never a second copy of them).
-    pub(super) out: PostOrderBuilder,
+    /// The tree, grown as the entries are read (never a second copy of them), or the binary
+    /// export they are written to.
+    pub(super) out: Out,
     /// Entries (nodes) so far.
     count: u32,
     /// Directories recorded as unreadable, by sequence number (they keep their node, as in a
@@ -229,7 +238,7 @@ pub(super) struct Sink {
 impl Sink {
     pub(super) fn new(keep: Keep) -> Sink {
         Sink {
-            out: PostOrderBuilder::new(keep.identity, keep.extra),
+            out: Out::Tree(PostOrderBuilder::new(keep.identity, keep.extra)),
             count: 0,
             unreadable: Vec::new(),
             failed: Vec::new(),
@@ -239,9 +248,54 @@ impl Sink {
         }
     }
 
+    /// A sink that writes what it is given into a binary export, keeping no tree.
+    pub(super) fn streaming(to: Streamed) -> Sink {
+        let keep = Keep {
+            identity: true,
+            extra: true,
+            time: None,
+        };
+        let mut sink = Sink::new(keep);
+        sink.out = Out::Binary(Box::new(to));
+        sink.sharing = None; // the binary format has no `--extents` values
+        sink
+    }
+
+    /// The binary export a [`Sink::streaming`] writes to.
+    pub(super) fn into_streamed(self) -> Option<Streamed> {
+        match self.out {
+            Out::Binary(b) => Some(*b),
+            Out::Tree(_) => None,
+        }
+    }
+
+    /// An entry of the directory `parent` (its sequence number, the directory open) that
+    /// could not be read: a walk keeps no node for it either, only the error.
+    pub(super) fn entry_failed(&mut self, parent: u32, name: &[u8]) {
+        match &mut self.out {
+            Out::Tree(_) => self.failed.push((parent, name.into())),
+            Out::Binary(b) => {
+                b.writer.failed(name);
+                b.report(ErrorKind::Access, Some(name));
+            }
+        }
+    }
+
+    /// The directory just opened (sequence number `seq`) could not be read.
+    pub(super) fn dir_unreadable(&mut self, seq: u32) {
+        match &mut self.out {
+            Out::Tree(_) => self.unreadable.push(seq),
+            Out::Binary(b) => b.report(ErrorKind::ReadDir, None),
+        }
+    }
+
     /// The tree and the errors it records, by path as a walk reports them.
     pub(super) fn into_scan(self) -> Scan {
-        let Built { mut tree, dir_ids } = self.out.into_tree();
+        let builder = match self.out {
+            Out::Tree(t) => t,
+            Out::Binary(_) => PostOrderBuilder::new(false, false), // its entries were written
+        };
+        let Built { mut tree, dir_ids } = builder.into_tree();
         if let Some(read) = self.sharing.filter(|s| s.len() + 1 == tree.len()) {
             tree.sharing = in_preorder(&tree, &read);
         }

@@ -8,10 +8,12 @@
 //! directories finish. [`write_tree`] feeds it a finished tree.
 
 pub mod format;
+mod stream;
 mod tree;
 
 use std::io::{self, Write};
 
+pub use stream::StreamWriter;
 pub use tree::write_tree;
 
 use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};

@@ -8,27 +8,53 @@ use rustc_hash::FxHashMap;
 use super::format::{etype, Item};
 use super::BinWriter;
 use crate::export::ncdu::NcduOptions;
-use crate::tree::{flags, EntryKind, NodeId, Tree};
+use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree};
 use crate::walk::{ErrorAt, ScanError};
 
 /// What a directory still open has gathered from the children written so far.
+#[derive(Default)]
+pub(super) struct Below {
+    /// The last child written: the next one's `prev`, the directory's own `sub`.
+    pub(super) last: Option<u64>,
+    /// Entries below it, at any depth.
+    pub(super) items: u64,
+    /// What the children count, as the tree's totals count it (each hard link once).
+    pub(super) asize: u64,
+    pub(super) dsize: u64,
+    /// Something below it could not be read.
+    pub(super) suberr: bool,
+}
+
+impl Below {
+    /// Records a child just written as `itemref` (`item`): its sizes count unless `skipped`
+    /// (a further name of a hard link is written with its sizes, as ncdu counts an inode once
+    /// itself, but the name that counts is another).
+    pub(super) fn child(&mut self, itemref: u64, item: &Item, skipped: bool) {
+        self.last = Some(itemref);
+        self.items = self.items.saturating_add(1 + item.items.unwrap_or(0));
+        if item.etype == etype::DIR {
+            self.asize = self.asize.saturating_add(item.cumasize.unwrap_or(0));
+            self.dsize = self.dsize.saturating_add(item.cumdsize.unwrap_or(0));
+            self.suberr |= item.rderr.is_some();
+        } else if item.etype == etype::ERR {
+            self.suberr = true;
+        } else if !skipped {
+            self.asize = self.asize.saturating_add(item.asize.unwrap_or(0));
+            self.dsize = self.dsize.saturating_add(item.dsize.unwrap_or(0));
+        }
+    }
+}
+
 struct Open {
     id: NodeId,
-    /// The last child written: the next one's `prev`, the directory's own `sub`.
-    last: Option<u64>,
-    /// Entries below it, at any depth.
-    items: u64,
-    /// What the children count, as the tree's totals count it (each hard link once).
-    asize: u64,
-    dsize: u64,
-    /// Something below it could not be read.
-    suberr: bool,
+    below: Below,
 }
 
 /// Writes `root` (a directory) and everything below it, as [`crate::export::ncdu::write_ncdu`]
 /// writes JSON (own sizes, not yet totals; `errors` the walk's), and returns the root's
-/// itemref for [`BinWriter::finish`]. Siblings are written last first: a reader follows
-/// `prev` from the last, and so meets them in the tree's order.
+/// itemref for [`BinWriter::finish`]. Siblings are written in the tree's order, each
+/// one's `prev` the one before it (a reader collects the chain back from the directory's
+/// `sub` and reads it the other way).
 pub fn write_tree<W: Write>(
     tree: &Tree,
     root: NodeId,
@@ -59,54 +85,33 @@ pub fn write_tree<W: Write>(
     while let Some(step) = stack.pop() {
         match step {
             Step::Enter(id) if tree.node(id).is_dir() && (id == root || !is_special(tree, id)) => {
-                open.push(Open {
-                    id,
-                    last: None,
-                    items: 0,
-                    asize: 0,
-                    dsize: 0,
-                    suberr: false,
-                });
+                let mut below = Below::default();
                 for name in failed.get(&id).into_iter().flatten() {
                     item.clear();
                     item.etype = etype::ERR;
                     item.name.extend_from_slice(name);
-                    let dir = open.last_mut().expect("just pushed");
-                    item.prev = dir.last;
-                    dir.last = Some(out.item(&item)?);
-                    dir.items += 1;
-                    dir.suberr = true;
+                    item.prev = below.last;
+                    below.child(out.item(&item)?, &item, false);
                 }
+                open.push(Open { id, below });
                 stack.push(Step::Close);
-                stack.extend(tree.node(id).children().map(Step::Enter));
+                stack.extend(tree.node(id).children().rev().map(Step::Enter));
             }
             Step::Enter(id) => {
                 let dir = open.last_mut().expect("a file is never the root");
                 leaf(tree, id, opts.extended, &mut item);
-                item.prev = dir.last;
-                dir.last = Some(out.item(&item)?);
-                dir.items += 1;
-                // a further name of a hard link is written with its sizes (ncdu counts an
-                // inode once itself), but the name that counts is another
-                if tree.node(id).is_counted() {
-                    dir.asize = dir.asize.saturating_add(item.asize.unwrap_or(0));
-                    dir.dsize = dir.dsize.saturating_add(item.dsize.unwrap_or(0));
-                }
+                item.prev = dir.below.last;
+                let itemref = out.item(&item)?;
+                dir.below.child(itemref, &item, !tree.node(id).is_counted());
             }
             Step::Close => {
                 let dir = open.pop().expect("a Close follows its Enter");
-                let parent = open.last_mut();
                 directory(tree, &dir, root, opts, &mut item);
-                item.prev = parent.as_ref().and_then(|p| p.last);
+                let parent = open.last_mut();
+                item.prev = parent.as_ref().and_then(|p| p.below.last);
                 let itemref = out.item(&item)?;
                 match parent {
-                    Some(p) => {
-                        p.last = Some(itemref);
-                        p.items = p.items.saturating_add(dir.items + 1);
-                        p.asize = p.asize.saturating_add(item.cumasize.unwrap_or(0));
-                        p.dsize = p.dsize.saturating_add(item.cumdsize.unwrap_or(0));
-                        p.suberr |= dir.suberr || item.rderr == Some(true);
-                    }
+                    Some(p) => p.below.child(itemref, &item, false),
                     None => root_ref = itemref,
                 }
             }
@@ -123,9 +128,29 @@ fn is_special(tree: &Tree, id: NodeId) -> bool {
 
 /// Fills `item` with what a non-directory (or a directory written as a special) is.
 fn leaf(tree: &Tree, id: NodeId, extended: bool, item: &mut Item) {
-    item.clear();
-    item.name.extend_from_slice(tree.name(id));
     let node = tree.node(id);
+    let linked = node.has(flags::HARDLINK) || node.has(flags::DUPLICATE);
+    let identity = linked.then(|| tree.identity_of(id)).flatten();
+    let ino = identity.map(|(_, ino)| ino);
+    let nlink = tree.links_of(id).unwrap_or(1);
+    let extra = extended.then(|| tree.extra_of(id)).flatten();
+    leaf_item(tree.name(id), &node, ino, nlink, extra, extended, item);
+}
+
+/// Fills `item` with a non-directory (or a directory written as a special): its name, node,
+/// inode number when it is a hard link, link count, and its owner and mode (written only
+/// when `extended`, with its mtime).
+pub(super) fn leaf_item(
+    name: &[u8],
+    node: &Node,
+    ino: Option<u64>,
+    nlink: u32,
+    extra: Option<StatExtra>,
+    extended: bool,
+    item: &mut Item,
+) {
+    item.clear();
+    item.name.extend_from_slice(name);
     if node.has(flags::FILTERED) {
         item.etype = etype::PATTERN;
         return;
@@ -134,12 +159,10 @@ fn leaf(tree: &Tree, id: NodeId, extended: bool, item: &mut Item) {
         item.etype = etype::OTHERFS;
         return;
     }
-    let linked = node.has(flags::HARDLINK) || node.has(flags::DUPLICATE);
-    let identity = linked.then(|| tree.identity_of(id)).flatten();
-    item.etype = match (node.kind(), identity) {
-        (_, Some((_, ino))) => {
+    item.etype = match (node.kind(), ino) {
+        (_, Some(ino)) => {
             item.ino = Some(ino);
-            item.nlink = Some(u64::from(tree.links_of(id).unwrap_or(1).max(1)));
+            item.nlink = Some(u64::from(nlink.max(1)));
             etype::LINK
         }
         (EntryKind::File, None) => etype::REG,
@@ -148,50 +171,65 @@ fn leaf(tree: &Tree, id: NodeId, extended: bool, item: &mut Item) {
     item.asize = Some(node.apparent);
     item.dsize = Some(node.disk);
     if extended {
-        extended_fields(tree, id, item);
+        extended_fields(node, extra, item);
     }
 }
 
 /// Fills `item` with a directory, its children written (`dir` says what they hold).
 fn directory(tree: &Tree, dir: &Open, root: NodeId, opts: &NcduOptions<'_>, item: &mut Item) {
     let id = dir.id;
-    item.clear();
-    item.etype = etype::DIR;
-    item.name.extend_from_slice(if id == root {
+    let node = tree.node(id);
+    let name = if id == root {
         opts.root_name
     } else {
         tree.name(id)
-    });
-    let node = tree.node(id);
+    };
+    let dev = tree
+        .device_of(id)
+        .filter(|&dev| id == root || tree.device_of(tree.parent(id)) != Some(dev));
+    let extra = opts.extended.then(|| tree.extra_of(id)).flatten();
+    dir_item(name, &node, dev, &dir.below, extra, opts.extended, item);
+}
+
+/// Fills `item` with a directory: its name, node, device (when it is the root or differs
+/// from its parent's), what its children hold, and its owner and mode when `extended`.
+pub(super) fn dir_item(
+    name: &[u8],
+    node: &Node,
+    dev: Option<u64>,
+    below: &Below,
+    extra: Option<StatExtra>,
+    extended: bool,
+    item: &mut Item,
+) {
+    item.clear();
+    item.etype = etype::DIR;
+    item.name.extend_from_slice(name);
     let own = |v: u64| if node.is_counted() { v } else { 0 };
     item.asize = Some(node.apparent);
     item.dsize = Some(node.disk);
-    if let Some(dev) = tree.device_of(id) {
-        if id == root || tree.device_of(tree.parent(id)) != Some(dev) {
-            item.dev = Some(dev);
-        }
-    }
+    item.dev = dev;
     if node.has(flags::UNREADABLE) {
         item.rderr = Some(true);
-    } else if dir.suberr {
+    } else if below.suberr {
         item.rderr = Some(false);
     }
-    item.cumasize = Some(own(node.apparent).saturating_add(dir.asize));
-    item.cumdsize = Some(own(node.disk).saturating_add(dir.dsize));
-    item.items = Some(dir.items);
-    item.sub = dir.last;
-    if opts.extended {
-        extended_fields(tree, id, item);
+    item.cumasize = Some(own(node.apparent).saturating_add(below.asize));
+    item.cumdsize = Some(own(node.disk).saturating_add(below.dsize));
+    item.items = Some(below.items);
+    item.sub = below.last;
+    if extended {
+        extended_fields(node, extra, item);
     }
 }
 
-/// uid, gid and mode when the tree kept them, and mtime (ncdu's `-e`).
-fn extended_fields(tree: &Tree, id: NodeId, item: &mut Item) {
-    if let Some(o) = tree.extra_of(id) {
+/// uid, gid and mode when kept, and mtime (ncdu's `-e`).
+fn extended_fields(node: &Node, extra: Option<StatExtra>, item: &mut Item) {
+    if let Some(o) = extra {
         item.uid = Some(u64::from(o.uid));
         item.gid = Some(u64::from(o.gid));
         // the format keeps 16 bits: the type and the permission bits
         item.mode = Some(u64::from(o.mode & 0xffff));
     }
-    item.mtime = Some(tree.node(id).mtime.max(0) as u64);
+    item.mtime = Some(node.mtime.max(0) as u64);
 }

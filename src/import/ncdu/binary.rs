@@ -1,7 +1,8 @@
 //! ncdu 2's binary export loaded into the tree a walk builds, through the same [`Sink`] as
-//! the JSON reader: from the root item down, each directory's children by following `prev`
-//! from its `sub` (the last child written first, as ncdu lists them; hogs writes them last
-//! first, so its own exports come back in the order they were scanned).
+//! the JSON reader: from the root item down, each directory's children in the order they were
+//! written (the chain of `prev` from its `sub` is collected first, an itemref a child, and
+//! read backwards): the order ncdu and hogs scanned them in, so the name of a hard link that
+//! counts is the one du counts.
 //!
 //! What each item becomes: a directory's `asize`/`dsize` its own sizes (the tree sums its
 //! totals as after a walk, each hard link once, which is du's count; `cumasize`/`cumdsize`
@@ -25,29 +26,50 @@ use crate::import::ncdu_bin::{BinFile, ReadAt};
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
     let mut sink = Sink::new(keep);
     sink.sharing = None; // the format has no `--extents` values
-    let mut loader = Loader {
-        file: BinFile::open(src)?,
-        sink: &mut sink,
-        seen: FxHashMap::default(),
-        item: Item::default(),
-    };
-    loader.run()?;
+    let meta = Loader::new(BinFile::open(src)?, &mut sink, None).run()?;
     Ok(Import {
         scan: sink.into_scan(),
-        meta: Metadata::default(),
+        meta,
     })
+}
+
+/// Reads one binary part of a merge into `sink`, its root placed as `mount` says: item by
+/// item, holding only the directories open and a few blocks.
+pub fn read_binary_part<'a, S: ReadAt>(
+    src: S,
+    sink: &'a mut Sink,
+    mount: Mount<'a>,
+) -> Result<Metadata, ImportError> {
+    sink.sharing = None;
+    Loader::new(BinFile::open(src)?, sink, Some(mount)).run()
+}
+
+/// The name of a binary export's root (the path it was scanned at).
+pub fn read_binary_root_name<S: ReadAt>(src: S) -> Result<Vec<u8>, ImportError> {
+    let mut file = BinFile::open(src)?;
+    let mut item = Item::default();
+    let root = file.root();
+    file.item(root, &mut item)?;
+    if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
+        return Err(damaged(format!(
+            "the root item {root:#x} is not a directory with a name (a path)"
+        )));
+    }
+    Ok(item.name)
 }
 
 /// A directory being read.
 struct Open {
     seq: u32,
     dev: u64,
-    /// The next child to read (the one written before the last read).
-    next: Option<u64>,
+    /// The children still to read, the next last.
+    kids: Vec<u64>,
     itemref: u64,
     /// What its `items` says is below it, and what has been found so far.
     claimed: Option<u64>,
     found: u64,
+    /// Its merge position (a merge's part, where other parts go below).
+    at: Option<usize>,
 }
 
 struct Loader<'s, S> {
@@ -56,14 +78,28 @@ struct Loader<'s, S> {
     /// The offsets reached in each block, a bit each.
     seen: FxHashMap<u32, Vec<u64>>,
     item: Item,
+    mount: Option<Mount<'s>>,
+    /// Hard links met (`link` items).
+    hard_links: u64,
 }
 
 fn damaged(msg: String) -> ImportError {
     ImportError::Format(msg)
 }
 
-impl<S: ReadAt> Loader<'_, S> {
-    fn run(&mut self) -> Result<(), ImportError> {
+impl<'s, S: ReadAt> Loader<'s, S> {
+    fn new(file: BinFile<S>, sink: &'s mut Sink, mount: Option<Mount<'s>>) -> Self {
+        Loader {
+            file,
+            sink,
+            seen: FxHashMap::default(),
+            item: Item::default(),
+            mount,
+            hard_links: 0,
+        }
+    }
+
+    fn run(mut self) -> Result<Metadata, ImportError> {
         let root = self.file.root();
         self.read(root)?;
         if self.item.etype != etype::DIR {
@@ -74,9 +110,12 @@ impl<S: ReadAt> Loader<'_, S> {
         if self.item.name.contains(&0) {
             return Err(damaged("the root's name has a NUL byte in it".into()));
         }
-        let mut open = vec![self.enter(None, root)?.expect("a directory")];
+        let mut first = self.enter(None, root)?.expect("a directory");
+        first.at = self.mount.as_ref().map(|m| m.at);
+        first.kids = self.chain(self.item.sub)?;
+        let mut open = vec![first];
         while let Some(top) = open.last_mut() {
-            let Some(next) = top.next else {
+            let Some(next) = top.kids.pop() else {
                 let done = open.pop().expect("not empty");
                 if let Some(claimed) = done.claimed.filter(|&c| c != done.found) {
                     return Err(damaged(format!(
@@ -87,18 +126,58 @@ impl<S: ReadAt> Loader<'_, S> {
                 if let Some(parent) = open.last_mut() {
                     parent.found += done.found;
                 }
+                if let (Some(at), Some(m)) = (done.at, self.mount.as_mut()) {
+                    m.graft.closing(self.sink, at)?;
+                }
                 self.sink.out.close();
                 continue;
             };
-            self.read(next)?;
-            top.next = self.item.prev;
+            self.file.item(next, &mut self.item)?;
             top.found += 1;
             let parent = (top.seq, top.dev);
-            if let Some(dir) = self.enter(Some(parent), next)? {
+            let at = match self.meet(top.at)? {
+                Meet::Plain => None,
+                Meet::Descend(k) => Some(k),
+                Meet::Skip => {
+                    // left out whole: what it holds counts toward its parent's `items`
+                    top.found += self.item.items.unwrap_or(0);
+                    continue;
+                }
+            };
+            if let Some(mut dir) = self.enter(Some(parent), next)? {
+                dir.at = at;
+                dir.kids = self.chain(self.item.sub)?;
                 open.push(dir);
             }
         }
-        Ok(())
+        Ok(Metadata {
+            hard_links: self.hard_links,
+            binary: true,
+            ..Metadata::default()
+        })
+    }
+
+    /// What a merge does with the item just read, in the directory at merge position `at`.
+    fn meet(&mut self, at: Option<usize>) -> Result<Meet, ImportError> {
+        let (Some(at), Some(m)) = (at, self.mount.as_mut()) else {
+            return Ok(Meet::Plain);
+        };
+        let item = &self.item;
+        let is_dir = item.etype == etype::DIR;
+        let excluded = item.etype < 0 && item.etype != etype::ERR;
+        m.graft.meet(at, &item.name, is_dir, excluded)
+    }
+
+    /// The children of a directory whose last child is `sub`: the last written first.
+    fn chain(&mut self, sub: Option<u64>) -> Result<Vec<u64>, ImportError> {
+        let mut kids = Vec::new();
+        let mut next = sub;
+        while let Some(itemref) = next {
+            self.read(itemref)?;
+            kids.push(itemref);
+            next = self.item.prev;
+        }
+        Ok(kids)
     }
 
     /// Reads item `itemref` into `self.item`, refusing one reached before.
@@ -136,8 +215,7 @@ impl<S: ReadAt> Loader<'_, S> {
         }
         let (parent_seq, parent_dev) = parent.unwrap_or((0, 0));
         if item.etype == etype::ERR {
-            let name = item.name.clone().into_boxed_slice();
-            self.sink.failed.push((parent_seq, name));
+            self.sink.entry_failed(parent_seq, &item.name);
             return Ok(None);
         }
         if self.sink.count >= u32::MAX - 2 {
@@ -166,6 +244,7 @@ impl<S: ReadAt> Loader<'_, S> {
         }
         let mut links = None;
         if item.etype == etype::LINK && !is_dir {
+            self.hard_links += 1;
             f |= flags::HARDLINK;
             if let Some(ino) = item.ino {
                 if !self.sink.links_seen.insert((dev, ino)) {
@@ -194,11 +273,15 @@ impl<S: ReadAt> Loader<'_, S> {
             _ => None,
         };
         let key = (dev, item.ino.unwrap_or(0));
+        let mount_name = self.mount.as_ref().and_then(|m| m.name);
         let seq = match (parent, is_dir) {
-            (None, _) => {
-                self.sink.out.root(item.name.clone(), node, key, extra);
-                0
-            }
+            (None, _) => match mount_name {
+                Some(name) => self.sink.out.open_dir(node, name, key, extra),
+                None => {
+                    self.sink.out.root(item.name.clone(), node, key, extra);
+                    0
+                }
+            },
             (Some(_), true) => self.sink.out.open_dir(node, &item.name, key, extra),
             (Some(_), false) => {
                 self.sink.out.add(node, &item.name, key, extra, links);
@@ -206,15 +289,16 @@ impl<S: ReadAt> Loader<'_, S> {
             }
         };
         if f & flags::UNREADABLE != 0 {
-            self.sink.unreadable.push(seq);
+            self.sink.dir_unreadable(seq);
         }
         Ok(Some(Open {
             seq,
             dev,
-            next: item.sub,
+            kids: Vec::new(),
             itemref,
             claimed: item.items,
             found: 0,
+            at: None,
         }))
     }
 }

@@ -218,8 +218,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         }
         let dev = info.dev.unwrap_or(parent_dev);
         if info.read_error && !is_dir {
-            let name = self.name.clone().into_boxed_slice();
-            self.sink.failed.push((parent_index, name));
+            self.sink.entry_failed(parent_index, &self.name);
             return Ok(None);
         }
         if self.sink.count >= u32::MAX - 2 {
@@ -257,7 +256,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             }
         };
         if unreadable {
-            self.sink.unreadable.push(seq);
+            self.sink.dir_unreadable(seq);
         }
         Ok(Some((seq, dev, at)))
     }
