@@ -813,20 +813,54 @@ fn count_beside_du(env: &TestEnv, hogs_args: &[&str], path: &str) -> (u64, u64) 
     last
 }
 
+/// A process that sleeps through a test: its `/proc/PID` is a procfs tree that holds still
+/// while hogs and du count it one after the other. PID 1's does not: every descriptor it opens
+/// for a moment (a service manager's, a container agent's that starts each command) is a name
+/// in `fd/`, `fdinfo/` and each thread's copies, so counts taken a moment apart differ by tens.
+struct Sleeper(std::process::Child);
+
+impl Sleeper {
+    fn start() -> Self {
+        let child = Command::new("sleep")
+            .arg("600")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start sleep");
+        Sleeper(child)
+    }
+
+    fn proc_dir(&self) -> String {
+        format!("/proc/{}", self.0.id())
+    }
+}
+
+impl Drop for Sleeper {
+    fn drop(&mut self) {
+        // (already gone is fine: nothing is left to stop)
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Issue 22, item 3: on procfs many names share an inode number with one link each (every
-/// `/proc/PID/task/TID/net/*` of a namespace): -f, which claims files without a stat, merged
-/// them. A repeated number is now checked by a stat of its names, so -f equals du --inodes
-/// on procfs, sysfs and real hard links, in both of its ways of counting (files summed into
-/// their directories for -d 0, nodes otherwise) at 1 and 2 threads; and the stats are about
-/// the directories plus the colliding names.
+/// `/proc/PID/task/TID/net/*` of a namespace, and `/proc/PID/net/*`): -f, which claims files
+/// without a stat, merged them. A repeated number is now checked by a stat of its names, so -f
+/// equals du --inodes on procfs, sysfs and real hard links, in both of its ways of counting
+/// (files summed into their directories for -d 0, nodes otherwise) at 1 and 2 threads; and the
+/// stats are about the directories plus the colliding names. The procfs tree is a sleeping
+/// child's, which does not change between the two counts.
 #[test]
 fn count_mode_checks_repeated_inode_numbers() {
-    if !std::path::Path::new("/proc/1/task").exists() || !is_root() {
-        skip!("skipped: needs /proc and root (to read all of /proc/1)");
+    if !std::path::Path::new("/proc/self/task").exists() || !is_root() {
+        skip!("skipped: needs /proc and root (to read all of a process's /proc directory)");
         return;
     }
     let env = TestEnv::new();
-    for path in ["/proc/1", "/sys/kernel"] {
+    let sleeper = Sleeper::start();
+    let proc_dir = sleeper.proc_dir();
+    for path in [proc_dir.as_str(), "/sys/kernel"] {
         for threads in ["1", "2"] {
             for (args, how) in [
                 (&["-f", "-o", "b", "-d", "0"][..], "-d 0"),
@@ -848,13 +882,13 @@ fn count_mode_checks_repeated_inode_numbers() {
     assert_eq!(env.total(["-f", "-d", "0", "l"]), env.du_inodes(&["l"]));
     assert_eq!(env.total(["-f", "-d", "1", "l"]), env.du_inodes(&["l"]));
     // stat calls: about one per directory plus one per name of a repeated number
-    let Some(summary) = strace_summary(&env, &["-f", "-d", "0", "/proc/1"]) else {
+    let Some(summary) = strace_summary(&env, &["-f", "-d", "0", &proc_dir]) else {
         return;
     };
     let find = |args: &str| {
         let out = Command::new("bash")
             .arg("-c")
-            .arg(format!("find /proc/1 -xdev {args} 2>/dev/null"))
+            .arg(format!("find {proc_dir} -xdev {args} 2>/dev/null"))
             .output()
             .expect("run find");
         String::from_utf8_lossy(&out.stdout).into_owned()
