@@ -35,6 +35,7 @@
 use rustix::fs::{FileType, Stat};
 pub use rustix::io::Errno;
 
+mod entry_loop;
 #[cfg(target_os = "linux")]
 mod extents_linux;
 #[cfg(not(target_os = "linux"))]
