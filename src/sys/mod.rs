@@ -35,7 +35,6 @@
 use rustix::fs::{FileType, Stat};
 pub use rustix::io::Errno;
 
-mod entry_loop;
 #[cfg(target_os = "linux")]
 mod extents_linux;
 #[cfg(not(target_os = "linux"))]

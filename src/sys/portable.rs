@@ -20,7 +20,6 @@ use rustix::fs::{Dir, FileType};
 
 use super::posix::retry_when_out_of_fds;
 // no statx here: a network filesystem's stats are the usual ones
-use super::entry_loop::{each_entry, EntrySource};
 pub use super::posix::{
     fstat as fstat_cached, fstat_times as fstat_times_cached, stat_at as stat_at_cached,
     stat_at_times as stat_at_times_cached,
@@ -64,31 +63,28 @@ pub fn read_span(
     dir: &OwnedFd,
     _ext4: bool,
     span: Span,
-    f: impl FnMut(&CStr, FileType, u64),
+    mut f: impl FnMut(&CStr, FileType, u64),
 ) -> Result<Stopped, Errno> {
     debug_assert_eq!(span.from, 0, "a portable listing is never split");
     let fd = retry_when_out_of_fds(|| rustix::io::fcntl_dupfd_cloexec(dir, 0))?;
     let mut stream = Dir::new(fd)?;
     stream.rewind();
-    // every entry's position is 0: the listing stops at 0, "not split"
-    each_entry(&mut Stream(stream), None, Span::WHOLE, f)
-}
-
-/// A `readdir` stream: an entry at a time, no positions (every listing is read whole).
-struct Stream(Dir);
-
-impl EntrySource for Stream {
-    fn needs_read(&self) -> bool {
-        false // libc's buffer is its own; nothing ends a listing early here
+    let mut taken = 0;
+    while let Some(entry) = stream.read() {
+        let entry = entry?;
+        taken += 1;
+        let name = entry.file_name();
+        let b = name.to_bytes();
+        if b == b"." || b == b".." {
+            continue;
+        }
+        f(name, entry.file_type(), entry.ino());
     }
-
-    fn next_entry<R>(
-        &mut self,
-        f: impl FnOnce(&CStr, FileType, u64, u64) -> R,
-    ) -> Option<Result<R, Errno>> {
-        let e = self.0.read()?;
-        Some(e.map(|e| f(e.file_name(), e.file_type(), e.ino(), 0)))
-    }
+    Ok(Stopped {
+        next: 0,
+        more: false,
+        taken,
+    })
 }
 
 /// Never on the same mount for sure: the caller opens the directory as usual and stats it.

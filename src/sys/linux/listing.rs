@@ -8,7 +8,6 @@ use std::os::fd::{AsFd, OwnedFd};
 
 use rustix::fs::{FileType, RawDir};
 
-use crate::sys::entry_loop::{each_entry, EntrySource};
 use crate::sys::{Errno, Span, Stopped};
 
 const DIR_BUF: usize = 128 * 1024;
@@ -50,14 +49,15 @@ pub const HASH_END: u64 = EXT4_HTREE_EOF;
 /// [`read_entries_until`] for a span of the listing. In a hashed ext4 directory an entry's
 /// position is its name's hash (`d_off` is the next entry's), and a position that is sought
 /// goes on from the first entry whose hash is there or past it, so that readers of disjoint
-/// spans read disjoint entries, each on its own fd, at the same time (see `each_entry` for
-/// which entries a reader takes). A reader whose span holds no entry at all takes one of the
-/// next span's: see `drop_empty_spans`.
+/// spans read disjoint entries, each on its own fd, at the same time. A reader knows the
+/// position of every entry it meets but its first (the one before said where the next is):
+/// it takes its first entry and then those placed before `end`. A reader whose span holds
+/// no entry at all takes one of the next span's: see `drop_empty_spans`.
 pub fn read_span(
     dir: &OwnedFd,
     ext4: bool,
     span: Span,
-    f: impl FnMut(&CStr, FileType, u64),
+    mut f: impl FnMut(&CStr, FileType, u64),
 ) -> Result<Stopped, Errno> {
     DIR_BUFFER.with(|cell| {
         let mut buf = cell.borrow_mut();
@@ -68,22 +68,39 @@ pub fn read_span(
         // names is then split too
         let len = if span.one_read { FIRST_READ } else { DIR_BUF };
         let mut raw = RawDir::new(dir.as_fd(), &mut buf[..len]);
-        each_entry(&mut raw, ext4.then_some(EXT4_HTREE_EOF), span, f)
+        let mut next_position = span.from;
+        let mut taken = 0;
+        loop {
+            if raw.is_buffer_empty() {
+                if ext4 && next_position == EXT4_HTREE_EOF {
+                    break;
+                }
+                if span.one_read && taken > 0 {
+                    return Ok(Stopped {
+                        next: next_position,
+                        more: true,
+                        taken,
+                    });
+                }
+            }
+            let Some(entry) = raw.next() else { break };
+            let entry = entry?;
+            if taken > 0 && next_position >= span.end {
+                break; // the next span's
+            }
+            taken += 1;
+            next_position = entry.next_entry_cookie();
+            let name = entry.file_name();
+            let b = name.to_bytes();
+            if b == b"." || b == b".." {
+                continue;
+            }
+            f(name, entry.file_type(), entry.ino());
+        }
+        Ok(Stopped {
+            next: next_position,
+            more: false,
+            taken,
+        })
     })
-}
-
-impl<Fd: AsFd> EntrySource for RawDir<'_, Fd> {
-    #[inline(always)]
-    fn needs_read(&self) -> bool {
-        self.is_buffer_empty()
-    }
-
-    #[inline(always)]
-    fn next_entry<R>(
-        &mut self,
-        f: impl FnOnce(&CStr, FileType, u64, u64) -> R,
-    ) -> Option<Result<R, Errno>> {
-        self.next()
-            .map(|e| e.map(|e| f(e.file_name(), e.file_type(), e.ino(), e.next_entry_cookie())))
-    }
 }
