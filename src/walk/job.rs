@@ -2,9 +2,9 @@
 //! the budget of parent fds that may stay open at once.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use super::fd_budget::FdPermit;
 use super::{lock, Walker};
 use crate::sys::{self, Errno};
 use crate::tree::NodeId;
@@ -17,7 +17,7 @@ pub(super) struct OpenParent {
 }
 
 /// A directory whose subdirectories are still to be opened. Normally its fd stays open until
-/// the last of them is; past the fd budget (see `Walker::fd_budget`) only its path is kept
+/// the last of them is; past the fd budget (see `FdBudget`) only its path is kept
 /// and it is reopened by path for each of them, so a tree both wide and deep walks under any
 /// `ulimit -n` (each open parent costs one fd until all its subdirectories are open).
 pub(super) enum ParentDir {
@@ -28,17 +28,6 @@ pub(super) enum ParentDir {
     /// Reopened by its path, rebuilt from the tree when needed (not stored: thousands of
     /// pending parents in a deep tree would hold a long path each).
     Path(NodeId),
-}
-
-/// One unit of the fd budget, given back when the parent's fd closes.
-pub(super) struct FdPermit {
-    open_parents: Arc<AtomicUsize>,
-}
-
-impl Drop for FdPermit {
-    fn drop(&mut self) {
-        self.open_parents.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 /// How a directory task reaches its directory.
@@ -92,23 +81,10 @@ impl Walker<'_> {
         match &parent.dir {
             ParentDir::Fd { fd, .. } => f(fd.as_fd()),
             ParentDir::Path(node) => {
-                let path = lock(self.builder).tree().path(*node);
+                let path = lock(self.builder()).tree().path(*node);
                 let fd = sys::open_dir_long_path(&path, self.opts.follow_links)?;
                 f(fd.as_fd())
             }
-        }
-    }
-
-    /// A permit to keep one more parent directory open, if the budget has room.
-    pub(super) fn fd_permit(&self) -> Option<FdPermit> {
-        let budget = *self.fd_budget.get_or_init(sys::parent_fd_budget);
-        if self.open_parents.fetch_add(1, Ordering::Relaxed) < budget {
-            Some(FdPermit {
-                open_parents: Arc::clone(&self.open_parents),
-            })
-        } else {
-            self.open_parents.fetch_sub(1, Ordering::Relaxed);
-            None
         }
     }
 }

@@ -8,22 +8,29 @@
 //!
 //! The walker knows nothing about output. Errors are values ([`ScanError`]); `main` words them.
 //!
-//! Here: what a walk takes and gives. `roots`: the walk's start (the arguments made roots)
-//! and end. `tasks`: how directory tasks run (the pool, or a stack with -T 1). `dir`: one
-//! directory task, phase by phase (`dir::list`, `dir::commit`), as its `plan` says.
-//! `entries`: a directory's entries between getdents64 and the tree. `place`: what each
-//! entry becomes; `placed`: what placing gives besides nodes. `job`: what a task is given
-//! (its fd, or its parent's). `pool`: how many threads, and when to start more. `split`: a
-//! huge directory's listing read by several threads. `dedup`: hard links counted once
-//! (`inode_bitmap`: the inodes met). The system calls are below, in [`crate::sys`].
+//! Here: what a walk takes and gives, and the `Walker`, made of parts that own their fields:
+//! `pool` (the threads: how many, and when to start more), `hints` (what is known of the
+//! filesystems read: ext4, network, search permission), `fd_budget` (how many parents stay
+//! open), `claims` (which names of an inode count; `dedup`, with `inode_bitmap`, keeps them).
+//! `roots`: the walk's start (the arguments made roots) and end. `tasks`: how directory
+//! tasks run (the pool, or a stack with -T 1). `dir`: one directory task, phase by phase
+//! (`dir::list`, `dir::commit`), as its `plan` says. `entries`: a directory's entries
+//! between getdents64 and the tree. `place`: what each entry becomes; `placed`: what placing
+//! gives besides nodes. `job`: what a task is given (its fd, or its parent's). `split`: a
+//! huge directory's listing read by several threads. The system calls are below, in
+//! [`crate::sys`].
 //!
-//! Imports run downward: `inode_bitmap` ← `dedup` ← `placed` ← `entries` ← `place` ←
-//! `dir` ← `tasks`, `roots`; `options` ← `plan`. The files that extend `Walker` (`dir`,
-//! `job`, `pool`, `split`, `tasks`, `roots`) name it and its locks from here.
+//! Imports run downward: `inode_bitmap` ← `dedup` ← `claims`, `placed` ← `entries` ←
+//! `place` ← `dir` ← `tasks`, `roots`; `options` ← `plan`; `fd_budget` ← `job`. The files
+//! that extend `Walker` (`dir`, `job`, `split`, `tasks`, `roots`) name it and its locks
+//! from here.
 
+mod claims;
 pub mod dedup;
 mod dir;
 mod entries;
+mod fd_budget;
+mod hints;
 mod inode_bitmap;
 mod job;
 mod options;
@@ -39,12 +46,14 @@ pub use options::{Exclusions, WalkOptions};
 
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
-use std::time::Instant;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::sys::{Errno, Meta};
-use crate::tree::{flags, EntryKind, NodeId, Tree, TreeBuilder};
-use dedup::LinkSet;
+use crate::sys::Errno;
+use crate::tree::{flags, NodeId, Tree, TreeBuilder};
+use claims::Claims;
+use fd_budget::FdBudget;
+use hints::FsHints;
+use pool::Threads;
 
 /// Why something could not be counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,7 +109,7 @@ pub struct Progress {
     /// Listings of huge directories read by several threads at once (`Walker::split_plan`).
     pub split_listings: AtomicUsize,
     /// The threads held back when the pool was built started later: the walk turned out to
-    /// read from disk below a root that looked cached (see `Walker::pool`).
+    /// read from disk below a root that looked cached (see `Threads::pool`).
     pub threads_grew: AtomicBool,
 }
 
@@ -153,56 +162,22 @@ impl LiveScan {
     }
 }
 
+/// A walk in progress. Its parts own their fields: the threads (`pool`), what it knows of the
+/// filesystems (`hints`), the descriptors parents hold (`fd_budget`), which names of an inode
+/// count (`claims`).
 struct Walker<'a> {
     opts: &'a WalkOptions,
-    builder: &'a Mutex<TreeBuilder>,
+    /// The tree being built (in `live.builder`), and the flag that stops the walk.
     live: &'a LiveScan,
-    pool: OnceLock<Option<rayon::ThreadPool>>,
-    /// Pool threads built but not started: the walk looked warm when the pool started. They
-    /// start when it turns out cold after all (see `Walker::pool`).
-    held_threads: Mutex<Vec<rayon::ThreadBuilder>>,
-    /// `held_threads` is not empty (read on every directory, without the lock).
-    may_grow: AtomicBool,
-    /// `sys::blocks_read` when the walk started.
-    blocks_at_start: u64,
-    /// The root being read is on a device with no major number (see `looks_cold`).
-    judge_by_time: AtomicBool,
-    /// Device of the root being read when it is on ext4, whose listings mark their end
-    /// (`sys::read_entries_until`); u64::MAX otherwise.
-    ext4_dev: AtomicU64,
-    /// Device of the network filesystem the walk is on (its root's, or the last one it
-    /// entered below it), whose entries are stat'ed from what the client holds
-    /// (`sys::stat_at_cached`); u64::MAX when none.
-    remote_dev: AtomicU64,
-    /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
-    default_threads: OnceLock<(usize, usize)>,
-    started: Instant,
-    links: LinkSet,
+    progress: &'a Progress,
+    threads: Threads<'a>,
+    hints: FsHints,
+    fds: FdBudget,
+    claims: Claims,
     /// Whether arrays may take their room ahead (address space) instead of growing as
     /// they fill: not under `ulimit -v` (see `sys::address_space_limited`).
     reserve_ahead: bool,
     errors: Mutex<Vec<ScanError>>,
-    progress: &'a Progress,
-    /// Parent directories held open for their subdirectories, and how many may be.
-    open_parents: Arc<AtomicUsize>,
-    fd_budget: OnceLock<usize>,
-    /// The process's only walk ([`walk_once`]): the calling thread is one of the pool's
-    /// workers, and the pool is left to the process's exit.
-    one_shot: bool,
-    /// With several arguments or -L the same directory can be reached twice: count it once.
-    dedup_dirs: bool,
-    /// A file argument may also be met inside a directory argument: then every file's inode
-    /// goes through the set, as GNU du does with several arguments.
-    dedup_files: bool,
-    /// -f, and the process may search any directory ([`sys::searches_everywhere`]): a
-    /// directory that opens can be counted without a look at its permission bits, so it
-    /// needs no stat unless it is a mount point (see `Walker::scan_dir_with`).
-    searches_everywhere: bool,
-    /// Only totals are shown ([`WalkOptions::fold_files`]) of one path: a file -f reads no
-    /// link count of is summed into its directory too, its repeats taken off there (which
-    /// of its names counts does not matter under one path; under several, the first
-    /// path's must, as du counts it).
-    fold_unstated: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -227,7 +202,7 @@ fn lock_briefly_held<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// Rounds of `lock_briefly_held`: a spin-loop hint is 10-140 cycles, so a few to 50 µs.
 const SPIN_ROUNDS: u32 = 1000;
 
-/// Walks every path, in order; each root's directories in parallel (see `Walker::pool`).
+/// Walks every path, in order; each root's directories in parallel (see `Threads::pool`).
 pub fn walk(paths: &[OsString], opts: &WalkOptions, progress: &Progress) -> Scan {
     walk_live(paths, opts, progress, &LiveScan::default())
 }
@@ -265,7 +240,12 @@ fn walk_with(
     walker.finish()
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    /// The tree being built.
+    fn builder(&self) -> &'a Mutex<TreeBuilder> {
+        &self.live.builder
+    }
+
     fn error(&self, at: ErrorAt, kind: ErrorKind, errno: i32) {
         lock(&self.errors).push(ScanError { at, kind, errno });
     }
@@ -273,23 +253,7 @@ impl Walker<'_> {
     /// A directory that was listed in its parent and could not be read, gone since (ENOENT)
     /// included: what it held is left out, so it is named and the run is incomplete, as du.
     fn unreadable(&self, id: NodeId, e: Errno) {
-        lock(self.builder).update(id, |n| n.set_flag(flags::UNREADABLE));
+        lock(self.builder()).update(id, |n| n.set_flag(flags::UNREADABLE));
         self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
-    }
-
-    /// Whether a root is counted (an argument repeating an earlier one counts nothing).
-    fn claim_root(&self, id: NodeId, meta: &Meta) -> bool {
-        if !self.dedup_dirs {
-            return true;
-        }
-        if meta.kind == EntryKind::Dir {
-            self.links.claim_dir((meta.dev, meta.ino), id)
-        } else {
-            // which name of a file counts is settled after the walk
-            let key = (meta.dev, meta.ino);
-            self.links
-                .claim_files(&[dedup::NameClaim { key, node: id }]);
-            true
-        }
     }
 }

@@ -1,14 +1,15 @@
 //! How many threads a walk runs, and when it starts more: one per core while the metadata
 //! is in the page cache, many more once the walk turns out to read from disk.
 
-use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
-use super::{lock, Walker};
+use super::{lock, Progress};
 use crate::sys;
 
 /// Time the walk may take before the pool starts, and per entry read by then, beyond which
-/// the metadata is taken to be on disk, not in the page cache (see `Walker::pool`).
+/// the metadata is taken to be on disk, not in the page cache (see `Threads::pool`).
 const COLD_START: Duration = Duration::from_micros(300);
 
 const COLD_PER_ENTRY: Duration = Duration::from_micros(8);
@@ -36,7 +37,66 @@ thread_local! {
     static DIRS_READ: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-impl Walker<'_> {
+/// A walk's threads: the pool, built when first needed, and the threads it holds back.
+pub(super) struct Threads<'a> {
+    /// -T, when given.
+    asked: Option<usize>,
+    progress: &'a Progress,
+    pool: OnceLock<Option<rayon::ThreadPool>>,
+    /// Pool threads built but not started: the walk looked warm when the pool started. They
+    /// start when it turns out cold after all (see `Threads::pool`).
+    held_threads: Mutex<Vec<rayon::ThreadBuilder>>,
+    /// `held_threads` is not empty (read on every directory, without the lock).
+    may_grow: AtomicBool,
+    /// `sys::blocks_read` when the walk started.
+    blocks_at_start: u64,
+    /// The root being read is on a device with no major number (see `looks_cold`).
+    judge_by_time: AtomicBool,
+    /// (warm, cold) worker counts without -T, asked of the system once, when first needed.
+    default_threads: OnceLock<(usize, usize)>,
+    started: Instant,
+    /// The process's only walk (`walk_once`): the calling thread is one of the pool's
+    /// workers, and the pool is left to the process's exit.
+    one_shot: bool,
+}
+
+impl<'a> Threads<'a> {
+    /// No thread yet: `asked` is -T; the walk starts now.
+    pub(super) fn new(asked: Option<usize>, progress: &'a Progress, one_shot: bool) -> Self {
+        Threads {
+            asked,
+            progress,
+            pool: OnceLock::new(),
+            held_threads: Mutex::new(Vec::new()),
+            may_grow: AtomicBool::new(false),
+            blocks_at_start: sys::blocks_read(),
+            judge_by_time: AtomicBool::new(false),
+            default_threads: OnceLock::new(),
+            started: Instant::now(),
+            one_shot,
+        }
+    }
+
+    /// Whether this is the process's only walk (see `walk_once`).
+    pub(super) fn one_shot(&self) -> bool {
+        self.one_shot
+    }
+
+    /// A root on `dev` is read next: on a device with no major number (no block device of
+    /// its own) whether the walk is cold is judged by its time too (see `looks_cold`).
+    pub(super) fn enter_root(&self, dev: u64) {
+        self.judge_by_time
+            .store(sys::major(dev) == 0, Ordering::Relaxed);
+    }
+
+    /// The end of the walk: the pool torn down, or, in the process's only walk, left to
+    /// the exit (joining the threads or unmapping their stacks gains nothing then).
+    pub(super) fn end(self) {
+        if self.one_shot {
+            std::mem::forget(self.pool);
+        }
+    }
+
     /// The worker threads, started only when a walk turns out to need them: a scan of a small
     /// directory starts no thread at all (startup as fast as `du -s`).
     ///
@@ -50,7 +110,7 @@ impl Walker<'_> {
     /// /usr needs that: the shell that dropped the caches has just looked up /usr/bin and
     /// /usr/lib again, so the root reads warm while everything below it is on disk.
     pub(super) fn pool(&self) -> Option<&rayon::ThreadPool> {
-        let (warm, cold) = match self.opts.threads {
+        let (warm, cold) = match self.asked {
             Some(n) => (n, n),
             None => *self
                 .default_threads
@@ -154,7 +214,7 @@ impl Walker<'_> {
 /// Walker threads for `cores` CPUs: (warm, cold). With the metadata in the page cache a walk
 /// is CPU-bound and one thread per core is best (more threads only contend for the cores);
 /// a cold walk waits on the device and wants many reads
-/// in flight (see `walk::Walker::pool`).
+/// in flight (see `Threads::pool`).
 pub fn default_threads(cores: usize) -> (usize, usize) {
     let cores = cores.max(1);
     (cores, (8 * cores).clamp(16, 128))

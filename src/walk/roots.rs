@@ -3,14 +3,17 @@
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
 
+use super::claims::Claims;
 use super::dedup::LinkSet;
 use super::dir::LARGE_DIR_BYTES;
+use super::fd_budget::FdBudget;
+use super::hints::FsHints;
 use super::job::{DirHandle, DirJob};
 use super::place::{node_for, stat_extra};
+use super::pool::Threads;
 use super::{lock, ErrorAt, ErrorKind, LiveScan, Progress, Scan, WalkOptions, Walker};
 use crate::sys::{self, Meta, Times};
 use crate::tree::{EntryKind, NodeId, TreeBuilder};
@@ -45,34 +48,24 @@ impl<'a> Walker<'a> {
         } else {
             builder
         };
+        let fold_unstated = opts.fold_files && paths.len() == 1;
         Walker {
             opts,
-            builder: &live.builder,
             live,
-            pool: OnceLock::new(),
-            held_threads: Mutex::new(Vec::new()),
-            may_grow: AtomicBool::new(false),
-            blocks_at_start: sys::blocks_read(),
-            judge_by_time: AtomicBool::new(false),
-            ext4_dev: AtomicU64::new(u64::MAX),
-            remote_dev: AtomicU64::new(u64::MAX),
-            default_threads: OnceLock::new(),
-            started: Instant::now(),
-            // -f claims every file without a stat: a repeated number is checked
-            links: LinkSet::new(reserve_ahead).with_unverified_claims(opts.mode == SizeMode::Count),
+            progress,
+            threads: Threads::new(opts.threads, progress, one_shot),
+            // (asked only in -f: a capget the size modes do not need at start-up)
+            hints: FsHints::new(opts.mode == SizeMode::Count && !opts.keep_extra),
+            fds: FdBudget::default(),
+            claims: Claims::new(
+                // -f claims every file without a stat: a repeated number is checked
+                LinkSet::new(reserve_ahead).with_unverified_claims(opts.mode == SizeMode::Count),
+                paths.len() > 1 || opts.follow_links || sys::DIRS_MAY_REPEAT,
+                opts.follow_links,
+                fold_unstated,
+            ),
             reserve_ahead,
             errors: Mutex::new(Vec::new()),
-            progress,
-            open_parents: Arc::new(AtomicUsize::new(0)),
-            fd_budget: OnceLock::new(),
-            one_shot,
-            dedup_dirs: paths.len() > 1 || opts.follow_links || sys::DIRS_MAY_REPEAT,
-            dedup_files: opts.follow_links,
-            // (asked only in -f: a capget the size modes do not need at start-up)
-            searches_everywhere: opts.mode == SizeMode::Count
-                && !opts.keep_extra
-                && sys::searches_everywhere(),
-            fold_unstated: opts.fold_files && paths.len() == 1,
         }
     }
 
@@ -80,7 +73,9 @@ impl<'a> Walker<'a> {
     /// contiguous: the id of the first, and the roots.
     pub(super) fn add_roots(&mut self, paths: &[OsString]) -> (NodeId, Vec<Root>) {
         let roots = self.stat_roots(paths);
-        self.dedup_files |= roots.len() > 1 && roots.iter().any(|r| r.meta.kind != EntryKind::Dir);
+        if roots.len() > 1 && roots.iter().any(|r| r.meta.kind != EntryKind::Dir) {
+            self.claims.claim_every_file();
+        }
         let mode = self.opts.mode;
         let nodes = roots.iter().map(|r| {
             let mut node = node_for(&r.meta, mode);
@@ -91,7 +86,7 @@ impl<'a> Walker<'a> {
             }
             (r.path.clone(), node)
         });
-        let mut b = lock(self.builder);
+        let mut b = lock(self.builder());
         let first = b.add_roots(nodes.collect());
         for (id, root) in (first..).zip(&roots) {
             let meta = &root.meta;
@@ -145,7 +140,7 @@ impl<'a> Walker<'a> {
     /// nothing).
     pub(super) fn walk_roots(&self, first: NodeId, roots: Vec<Root>) {
         for (id, Root { path, meta, .. }) in (first..).zip(roots) {
-            if !self.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
+            if !self.claims.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
                 continue;
             }
             let fd = match sys::open_dir_path(&path, true) {
@@ -169,16 +164,16 @@ impl<'a> Walker<'a> {
 
     /// The finished tree (its hard links settled) and the errors, by path.
     pub(super) fn finish(self) -> Scan {
-        let mut held = self.live.keep_tree.then(|| lock(self.builder));
+        let mut held = self.live.keep_tree.then(|| lock(self.builder()));
         let mut tree = match &mut held {
             Some(b) => {
                 let mut tree = std::mem::take(&mut **b).into_tree();
                 tree.forget_live_sums();
                 tree
             }
-            None => std::mem::take(&mut *lock(self.builder)).into_tree(),
+            None => std::mem::take(&mut *lock(self.builder())).into_tree(),
         };
-        let claims = self.links.settle(&mut tree);
+        let claims = self.claims.settle(&mut tree);
         let errors = self
             .errors
             .into_inner()
@@ -187,12 +182,12 @@ impl<'a> Walker<'a> {
         if let Some(mut b) = held {
             *b.tree_mut() = std::mem::take(&mut scan.tree);
         }
-        if self.one_shot {
-            // the process exits after printing: nothing to gain from joining the threads or
-            // unmapping the claim logs (an unmapping flushes the TLB of every CPU a thread ran on)
-            std::mem::forget(self.pool);
+        if self.threads.one_shot() {
+            // the process exits after printing: nothing to gain from unmapping the claim logs
+            // (an unmapping flushes the TLB of every CPU a thread ran on)
             std::mem::forget(claims);
         }
+        self.threads.end();
         scan
     }
 }

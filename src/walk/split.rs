@@ -61,7 +61,7 @@ impl Walker<'_> {
         if left < SPLIT_MIN as f64 {
             return None;
         }
-        let pool = self.pool()?;
+        let pool = self.threads.pool()?;
         if !sys::is_hash_indexed(dir) {
             return None;
         }

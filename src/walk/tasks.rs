@@ -4,29 +4,21 @@
 //! task does).
 
 use std::os::fd::AsFd;
-use std::sync::atomic::Ordering;
 
 use super::entries::SCRATCH;
 use super::job::{DirHandle, DirJob};
 use super::Walker;
-use crate::sys;
 
 impl Walker<'_> {
     /// Reads the root directory on the calling thread, then its subdirectories on the pool
     /// (or, with -T 1, depth-first from a stack on this thread).
     pub(super) fn walk_root(&self, job: DirJob) {
-        self.judge_by_time
-            .store(sys::major(job.dev) == 0, Ordering::Relaxed);
-        let ext4 = match &job.handle {
-            DirHandle::Root(fd) if sys::marks_listing_end(fd.as_fd()) => job.dev,
-            _ => u64::MAX,
+        self.threads.enter_root(job.dev);
+        let root_fd = match &job.handle {
+            DirHandle::Root(fd) => Some(fd.as_fd()),
+            _ => None,
         };
-        self.ext4_dev.store(ext4, Ordering::Relaxed);
-        let remote = match &job.handle {
-            DirHandle::Root(fd) if sys::is_remote(fd.as_fd()) => job.dev,
-            _ => u64::MAX,
-        };
-        self.remote_dev.store(remote, Ordering::Relaxed);
+        self.hints.enter_root(root_fd, job.dev);
         let mut jobs = Vec::new();
         self.scan_dir(job, &mut |j| jobs.push(j));
         // A chain is followed here until it branches: one directory at a time is all it
@@ -39,7 +31,7 @@ impl Walker<'_> {
         if jobs.is_empty() {
             return;
         }
-        match self.pool() {
+        match self.threads.pool() {
             Some(pool) => pool.scope(|s| {
                 for job in jobs.into_iter().rev() {
                     s.spawn(move |s| self.scan_dir_in(s, job));
@@ -65,7 +57,7 @@ impl Walker<'_> {
     fn scan_dir_in<'s>(&'s self, scope: &rayon::Scope<'s>, job: DirJob) {
         let mut next = Some(job);
         while let Some(job) = next.take() {
-            self.check_cold();
+            self.threads.check_cold();
             let mut spawned = false;
             self.scan_dir(job, &mut |j| {
                 if !spawned && next.is_none() {

@@ -28,7 +28,7 @@ impl DirTask<'_, '_> {
             nodes,
             node_names,
         } = scratch;
-        let builder = self.walker.builder;
+        let builder = self.walker.builder();
         let fused_count = nodes.len();
         let listed_count: usize =
             fused_count + here.ents.len() + batches.iter().map(|b| b.nodes.len()).sum::<usize>();
@@ -95,13 +95,13 @@ impl DirTask<'_, '_> {
     /// go to are faulted in on another one meanwhile, in one call (with one thread, here, in
     /// one call: cheaper than a fault a page).
     fn prefault_children(&self, nodes: usize, name_bytes: usize) {
-        let regions = lock(self.walker.builder).spare_regions(nodes, name_bytes);
+        let regions = lock(self.walker.builder()).spare_regions(nodes, name_bytes);
         let prefault = move || {
             for (addr, len) in regions {
                 sys::prefault(addr, len);
             }
         };
-        match self.walker.pool() {
+        match self.walker.threads.pool() {
             Some(pool) => pool.spawn(prefault),
             None => prefault(),
         }
@@ -125,7 +125,7 @@ impl DirTask<'_, '_> {
         }
         if self.plan.fold == Fold::EveryFile {
             // every claim is of a file summed into this directory
-            walker.links.count_folded(self.node, file_claims);
+            walker.claims.count_folded(self.node, file_claims);
             file_claims.clear();
         }
         for c in file_claims.iter_mut() {
@@ -133,7 +133,7 @@ impl DirTask<'_, '_> {
         }
         for c in dir_claims.iter() {
             let node = first + c.node;
-            if walker.links.claim_dir(c.key, node) {
+            if walker.claims.claim_dir(c.key, node) {
                 let (dev, _) = c.key;
                 subdirs.push(Subdir {
                     node,
@@ -143,7 +143,7 @@ impl DirTask<'_, '_> {
                 });
             }
         }
-        walker.links.claim_files(file_claims);
+        walker.claims.claim_files(file_claims);
         for (name, errno) in failed.drain(..) {
             walker.error(ErrorAt::Entry(self.node, name), ErrorKind::Access, errno);
         }

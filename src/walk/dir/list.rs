@@ -194,7 +194,7 @@ impl<'s> Reader<'s> {
                 task.walker
                     .grow_ahead(here, &mut placed.file_claims, self.split);
             }
-            if n % READY_STEP == 0 && (self.split || task.walker.pool().is_none()) {
+            if n % READY_STEP == 0 && (self.split || task.walker.threads.pool().is_none()) {
                 here.ready_ahead();
             }
         }
@@ -240,7 +240,7 @@ impl DirTask<'_, '_> {
     pub(super) fn list(&self, reader: &mut Reader<'_>) -> Result<Vec<StatBatch>, Errno> {
         let done: Mutex<Vec<Finished>> = Mutex::new(Vec::new());
         let pool = match self.plan.spread {
-            Spread::StatBatches => self.walker.pool(),
+            Spread::StatBatches => self.walker.threads.pool(),
             Spread::Alone | Spread::SplitAfterFirstRead => None,
         };
         reader.hands_out = pool.is_some();
@@ -429,7 +429,7 @@ impl Walker<'_> {
     /// With the listing split (`split`), the other threads read spans of it: this one makes
     /// its own pages ready, as with one thread.
     fn grow_ahead(&self, listed: &mut Listed, claims: &mut Vec<NameClaim>, split: bool) {
-        let Some(pool) = self.pool().filter(|_| !split) else {
+        let Some(pool) = self.threads.pool().filter(|_| !split) else {
             // one thread: room for the rest at once, made ready as it fills (ready_ahead)
             if self.reserve_ahead {
                 listed.make_room();
@@ -444,8 +444,8 @@ impl Walker<'_> {
         let mut regions = vec![spare_room(ents), spare_room(names), spare_room(claims)];
         // the tree's arrays are reserved up front (they never move): its room past what it
         // holds now, where this directory's nodes will go unless other directories come first
-        regions.extend(lock(self.builder).spare_regions(n, name_bytes));
-        regions.push(self.links.file_log_room(n));
+        regions.extend(lock(self.builder()).spare_regions(n, name_bytes));
+        regions.push(self.claims.file_log_room(n));
         pool.spawn(move || {
             for (addr, len) in regions {
                 sys::prefault(addr, len);

@@ -92,34 +92,31 @@ impl<'a> Walker<'a> {
         let is_root = matches!(handle, DirHandle::Root(_));
         let opened = self.open_handle(handle, node, stat_done)?;
         let (mut dev, mut perm, mut own) = (dev, perm, None);
-        let parent_remote = dev == self.remote_dev.load(Ordering::Relaxed);
+        let parent_remote = self.hints.is_remote(dev);
         if !stat_done && !opened.on_parent_mount && !is_root {
             let fd = opened.fd.as_fd();
             let (meta, times) = self.stat_own(node, root_dev, fd, parent_remote)?;
-            if meta.dev != dev && sys::is_remote(fd) {
-                // a mount point: a network filesystem entered below a local one
-                self.remote_dev.store(meta.dev, Ordering::Relaxed);
-            }
+            self.hints.entered(fd, meta.dev, dev);
             dev = meta.dev;
             perm = Some(meta.mode & 0o7777);
             own = Some((meta, times));
         }
-        let ext4 = dev == self.ext4_dev.load(Ordering::Relaxed);
-        let remote = dev == self.remote_dev.load(Ordering::Relaxed);
+        let ext4 = self.hints.is_ext4(dev);
+        let remote = self.hints.is_remote(dev);
         let facts = DirFacts {
             may_be_large,
             ext4,
             size: own.as_ref().map(|(m, _)| m.size),
         };
-        let plan = DirPlan::decide(self.opts, self.fold_unstated, facts);
+        let plan = DirPlan::decide(self.opts, self.claims.fold_unstated(), facts);
         let ex = &self.opts.exclusions;
-        let dir_path = (!ex.paths.is_empty()).then(|| lock(self.builder).tree().path(node));
+        let dir_path = (!ex.paths.is_empty()).then(|| lock(self.builder()).tree().path(node));
         let placer = Placer {
             mode: self.opts.mode,
             count_mode: plan.counts_only(),
             one_filesystem: self.opts.one_filesystem,
-            dedup_dirs: self.dedup_dirs,
-            dedup_files: self.dedup_files,
+            dedup_dirs: self.claims.dirs(),
+            dedup_files: self.claims.files(),
             keep_facts: self.opts.keep_identity || self.opts.keep_extra,
             fold: plan.fold,
             dev,
@@ -197,7 +194,7 @@ impl<'a> Walker<'a> {
             }
         };
         if self.opts.one_filesystem && meta.dev != root_dev {
-            let mut b = lock(self.builder);
+            let mut b = lock(self.builder());
             set_own(&mut b, node, &meta, times);
             b.update(node, |n| n.set_flag(flags::OTHER_FS));
             return None;
@@ -207,8 +204,8 @@ impl<'a> Walker<'a> {
                 .bytes
                 .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
         }
-        if self.dedup_dirs && !self.links.claim_dir((meta.dev, meta.ino), node) {
-            set_own(&mut lock(self.builder), node, &meta, times);
+        if !self.claims.first_dir_name((meta.dev, meta.ino), node) {
+            set_own(&mut lock(self.builder()), node, &meta, times);
             return None;
         }
         Some((meta, times))
@@ -257,9 +254,9 @@ impl<'a> Walker<'a> {
     fn may_skip_stat(&self, count_mode: bool, stat_done: bool) -> bool {
         count_mode
             && !stat_done
-            && !self.dedup_dirs
+            && !self.claims.dirs()
             && !self.opts.keep_identity
-            && self.searches_everywhere
+            && self.hints.searches_everywhere()
     }
 
     /// Sums a file -f read no link count of into directory `dir` (one path, totals only):
@@ -271,7 +268,7 @@ impl<'a> Walker<'a> {
         });
         placed.folded.entries = placed.folded.entries.saturating_add(1);
         if placed.file_claims.len() == FOLD_CHUNK {
-            self.links.count_folded(dir, &placed.file_claims);
+            self.claims.count_folded(dir, &placed.file_claims);
             placed.file_claims.clear();
         }
     }
@@ -279,7 +276,7 @@ impl<'a> Walker<'a> {
     /// Sizes of a directory that was not stat'ed before it failed to open.
     fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
         if let Ok((meta, times)) = stat {
-            set_own(&mut lock(self.builder), id, &meta, times);
+            set_own(&mut lock(self.builder()), id, &meta, times);
         }
     }
 }
@@ -326,7 +323,7 @@ impl DirTask<'_, '_> {
     /// The directory could not be read: its own size still counts.
     fn fail(&self, e: Errno) {
         if let Some((meta, times)) = &self.own {
-            set_own(&mut lock(self.walker.builder), self.node, meta, *times);
+            set_own(&mut lock(self.walker.builder()), self.node, meta, *times);
         }
         self.walker.unreadable(self.node, e)
     }
@@ -355,7 +352,7 @@ impl DirTask<'_, '_> {
             || batches.iter().any(|b| b.unstated);
         if self.plan.counts_only()
             && unstated
-            && !self.walker.searches_everywhere
+            && !self.walker.hints.searches_everywhere()
             && !sys::may_search(self.fd.as_fd(), self.perm)
         {
             return Err(Errno::ACCESS);
@@ -396,7 +393,7 @@ impl DirTask<'_, '_> {
         if subdirs.is_empty() {
             return;
         }
-        let dir = match walker.fd_permit() {
+        let dir = match walker.fds.permit() {
             Some(permit) => ParentDir::Fd {
                 fd: self.fd,
                 _permit: permit,
