@@ -11,6 +11,11 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use rustc_hash::FxHashMap;
+
+use crate::tree::{NodeId, Tree};
+use crate::walk::{ErrorAt, ScanError};
+
 /// Where an export goes. A file is written whole or not at all: the scan is written to a
 /// temporary file beside it, which replaces the file only once the export is complete, so a
 /// typo in the path to scan, a scan that fails or Ctrl-C never empties a scan kept for
@@ -247,6 +252,28 @@ pub fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// The entries of each directory that could not be stat'ed (an export lists them as errors
+/// beside the rest), by the directory's node; refuses a top that is not a directory.
+pub(crate) fn failed_entries<'e>(
+    tree: &Tree,
+    root: NodeId,
+    errors: &'e [ScanError],
+) -> io::Result<FxHashMap<NodeId, Vec<&'e [u8]>>> {
+    if !tree.node(root).is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the ncdu format needs a directory at the top",
+        ));
+    }
+    let mut failed: FxHashMap<NodeId, Vec<&[u8]>> = FxHashMap::default();
+    for e in errors {
+        if let ErrorAt::Entry(parent, name) = &e.at {
+            failed.entry(*parent).or_default().push(name);
+        }
+    }
+    Ok(failed)
 }
 
 #[cfg(test)]

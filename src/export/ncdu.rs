@@ -16,10 +16,8 @@
 
 use std::io::{self, Write};
 
-use rustc_hash::FxHashMap;
-
 use crate::tree::{flags, EntryKind, NodeId, Tree};
-use crate::walk::{ErrorAt, ScanError};
+use crate::walk::ScanError;
 
 /// Format version written: 1.2 (ncdu 1.16 and later; minor 2 added `nlink`).
 const MAJOR: u32 = 1;
@@ -46,18 +44,7 @@ pub fn write_ncdu(
     opts: &NcduOptions<'_>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if !tree.node(root).is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the ncdu format needs a directory at the top",
-        ));
-    }
-    let mut failed: FxHashMap<NodeId, Vec<&[u8]>> = FxHashMap::default();
-    for e in errors {
-        if let ErrorAt::Entry(parent, name) = &e.at {
-            failed.entry(*parent).or_default().push(name);
-        }
-    }
+    let failed = super::failed_entries(tree, root, errors)?;
 
     write!(
         out,

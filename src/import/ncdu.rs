@@ -114,6 +114,17 @@ pub fn time_needed(fields: impl IntoIterator<Item = TimeField>) -> Option<TimeFi
 }
 
 /// Why an export without the times `field` is refused.
+/// The owner and mode an export records of an entry (its extended fields), when it has all
+/// three.
+fn owner_of(uid: Option<u64>, gid: Option<u64>, mode: Option<u64>) -> Option<StatExtra> {
+    Some(StatExtra {
+        uid: uid? as u32,
+        gid: gid? as u32,
+        mode: mode? as u32,
+        ..StatExtra::default()
+    })
+}
+
 fn no_times(field: TimeField) -> &'static str {
     match field {
         TimeField::Modified => {
@@ -335,6 +346,23 @@ impl Sink {
 }
 
 impl Sink {
+    /// The flags and link count of a hard-linked file (both readers): a name of an inode
+    /// (`dev`, `ino`) met before in this import is a duplicate, counted once; the link count
+    /// is kept with the identities.
+    pub(crate) fn hard_link(
+        &mut self,
+        dev: u64,
+        ino: Option<u64>,
+        nlink: Option<u64>,
+    ) -> (u8, Option<u32>) {
+        let mut f = flags::HARDLINK;
+        if ino.is_some_and(|ino| !self.links_seen.insert((dev, ino))) {
+            f |= flags::DUPLICATE;
+        }
+        let links = nlink.filter(|_| self.keep.identity);
+        (f, links.map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
+    }
+
     /// Refuses an entry that counts without the time the filters read.
     fn check_time(&self, info: &Info) -> Result<(), ImportError> {
         let counted = info.excluded.is_none() && !info.unscanned;

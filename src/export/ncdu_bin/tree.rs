@@ -3,13 +3,11 @@
 
 use std::io::{self, Write};
 
-use rustc_hash::FxHashMap;
-
 use super::format::{etype, Item};
 use super::BinWriter;
 use crate::export::ncdu::NcduOptions;
 use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree};
-use crate::walk::{ErrorAt, ScanError};
+use crate::walk::ScanError;
 
 /// What a directory still open has gathered from the children written so far.
 #[derive(Default)]
@@ -62,18 +60,7 @@ pub fn write_tree<W: Write>(
     opts: &NcduOptions<'_>,
     out: &mut BinWriter<W>,
 ) -> io::Result<u64> {
-    if !tree.node(root).is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the ncdu format needs a directory at the top",
-        ));
-    }
-    let mut failed: FxHashMap<NodeId, Vec<&[u8]>> = FxHashMap::default();
-    for e in errors {
-        if let ErrorAt::Entry(parent, name) = &e.at {
-            failed.entry(*parent).or_default().push(name);
-        }
-    }
+    let failed = crate::export::failed_entries(tree, root, errors)?;
     enum Step {
         Enter(NodeId),
         Close,

@@ -245,15 +245,9 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         let mut links = None;
         if item.etype == etype::LINK && !is_dir {
             self.hard_links += 1;
-            f |= flags::HARDLINK;
-            if let Some(ino) = item.ino {
-                if !self.sink.links_seen.insert((dev, ino)) {
-                    f |= flags::DUPLICATE;
-                }
-            }
-            if let (Some(n), true) = (item.nlink, self.sink.keep.identity) {
-                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
-            }
+            let (linked, count) = self.sink.hard_link(dev, item.ino, item.nlink);
+            f |= linked;
+            links = count;
         }
         let (disk, apparent) = match item.etype {
             n if n < 0 => (0, 0),
@@ -263,15 +257,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         self.sink.check_time_of(counted, item.mtime.is_some())?;
         let mtime = i64::try_from(item.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let node = Node::new(kind, disk, apparent, mtime, f);
-        let extra = match (item.uid, item.gid, item.mode) {
-            (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
-                uid: uid as u32,
-                gid: gid as u32,
-                mode: mode as u32,
-                ..StatExtra::default()
-            }),
-            _ => None,
-        };
+        let extra = super::owner_of(item.uid, item.gid, item.mode);
         let key = (dev, item.ino.unwrap_or(0));
         let mount_name = self.mount.as_ref().and_then(|m| m.name);
         let seq = match (parent, is_dir) {

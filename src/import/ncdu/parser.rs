@@ -231,15 +231,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         self.sink.check_time(&info)?;
         let (node, links) = self.node(&info, is_dir, dev);
         let unreadable = info.read_error;
-        let extra = match (info.uid, info.gid, info.mode) {
-            (Some(uid), Some(gid), Some(mode)) => Some(StatExtra {
-                uid: uid as u32,
-                gid: gid as u32,
-                mode: mode as u32,
-                ..StatExtra::default()
-            }),
-            _ => None,
-        };
+        let extra = super::owner_of(info.uid, info.gid, info.mode);
         let key = (dev, info.ino.unwrap_or(0));
         self.sink.record_sharing(&info);
         let mount_name = self.mount.as_ref().and_then(|m| m.name);
@@ -289,15 +281,9 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         let mut links = None;
         if info.hlnkc && !is_dir {
             self.hard_links += 1;
-            f |= flags::HARDLINK;
-            if let Some(ino) = info.ino {
-                if !self.sink.links_seen.insert((dev, ino)) {
-                    f |= flags::DUPLICATE;
-                }
-            }
-            if let (Some(n), true) = (info.nlink, self.sink.keep.identity) {
-                links = Some(u32::try_from(n).unwrap_or(u32::MAX));
-            }
+            let (linked, count) = self.sink.hard_link(dev, info.ino, info.nlink);
+            f |= linked;
+            links = count;
         }
         let mtime = i64::try_from(info.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let mut node = Node::new(kind, info.dsize, info.asize, mtime, f);
