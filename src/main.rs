@@ -3,7 +3,8 @@
 // stack-overflow handlers with an alternate signal stack, in this thread and in every thread
 // spawned later: a visible part of a short run such as `hogs -d0` of an empty directory,
 // where GNU du does none of it. The walk does not recurse, so a stack overflow is not a risk
-// worth that. What the start does that hogs needs is done below: SIGPIPE ignored (a closed
+// worth that (70 µs of a 1 ms `hogs -d 0`: docs/BENCHMARKS.md, "Measurements behind the code's
+// design"). What the start does that hogs needs is done below: SIGPIPE ignored (a closed
 // pipe is a write error the output code handles) and descriptors 0-2 kept from being reused.
 //
 // Only where std finds the arguments without its start: glibc hands them to std's

@@ -145,7 +145,8 @@ fn scan_page(
     let extents = !tree.sharing.is_empty();
     let facts = facts(config, colours, top == TOTAL, extents);
     let written = render_html(&src, &facts, out);
-    // the process exits next: unmapping the tree would only cost time
+    // the process exits next: unmapping the tree would only cost time (a TLB flush on every
+    // CPU that ran a pool thread, as in print.rs)
     std::mem::forget(tree);
     Ok((written, status))
 }

@@ -134,7 +134,8 @@ pub fn parse_args(argv: Vec<OsString>) -> Result<Cli, ArgsError> {
         .any(|a| a.as_encoded_bytes().starts_with(b"--"));
     // The command and the matches are not dropped: a run parses once, and freeing their
     // hundreds of small blocks was a visible share of a short run's instructions (and made
-    // the next large allocation consolidate glibc's fast bins).
+    // the next large allocation consolidate glibc's fast bins; 752k -> 646k instructions, 1.18
+    // -> 1.12 ms a start: docs/BENCHMARKS.md, "Cold cache and start-up").
     let mut cmd = ManuallyDrop::new(if any_long {
         cli::command()
     } else {

@@ -90,7 +90,8 @@ impl<'a> Threads<'a> {
     }
 
     /// The end of the walk: the pool torn down, or, in the process's only walk, left to
-    /// the exit (joining the threads or unmapping their stacks gains nothing then).
+    /// the exit (joining the threads or unmapping their stacks gains nothing then: 0.2 ms,
+    /// 16% of a walk of a tiny tree, docs/BENCHMARKS.md).
     pub(super) fn end(self) {
         if self.one_shot {
             std::mem::forget(self.pool);
