@@ -75,9 +75,11 @@ async function journeys(page, journey, report) {
   if (journey.zoom) {
     await clickInside(page, journey.zoom);
     await page.waitForFunction((h) => location.hash !== h, report.first.hash);
+    await drawn(page);
     report.zoomed = await view(page);
     await page.goBack();
     await page.waitForFunction((h) => location.hash === h, report.first.hash);
+    await drawn(page);
     report.back = await view(page);
   }
   if (journey.sort) {
@@ -106,6 +108,18 @@ function view(page) {
         ? document.activeElement.querySelector("td").firstChild.textContent : null,
     };
   });
+}
+
+// Waits until the page has drawn what its URL asks for: the URL changes first, the page
+// draws on the hashchange event after, and reading rectangles in between reads a view that
+// is being replaced.
+async function drawn(page) {
+  const want = new URL(page.url()).hash;
+  for (let i = 0; i < 200; i++) {
+    if ((await page.locator("body").getAttribute("data-drawn")) === want) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error("the page never drew " + want);
 }
 
 // The page as its policy leaves it: nothing here evaluates code in the page, every read is
@@ -142,6 +156,7 @@ async function underPolicy(page, p) {
   await page.mouse.down();
   await page.mouse.up();
   await page.waitForURL((u) => u.hash !== out.first.hash);
+  await drawn(page);
   out.zoomed = await seen();
   for (let i = 0; i < 40 && !(await page.locator("#table tbody tr:focus").count()); i++) {
     await page.keyboard.press("Tab");
@@ -149,6 +164,7 @@ async function underPolicy(page, p) {
   out.focused = await page.locator("#table tbody tr:focus td.name > :first-child").allTextContents();
   await page.keyboard.press("Backspace");
   await page.waitForURL((u) => u.hash !== out.zoomed.hash);
+  await drawn(page);
   out.up = await seen();
   await page.evaluate(() => {
     document.addEventListener("securitypolicyviolation", (e) => { document.body.dataset.refused = e.violatedDirective; });
@@ -198,10 +214,12 @@ async function keys(page) {
   const before = await page.evaluate(() => location.hash);
   await page.keyboard.press("Enter");
   await page.waitForFunction((h) => location.hash !== h, before).catch(() => {});
+  await drawn(page);
   out.entered = await view(page);
   const inside = await page.evaluate(() => location.hash);
   await page.keyboard.press("Backspace");
   await page.waitForFunction((h) => location.hash !== h, inside).catch(() => {});
+  await drawn(page);
   out.left = await view(page);
   return out;
 }

@@ -381,6 +381,8 @@
     tip.textContent = "";
     if (focusTable && tbody.rows.length) tbody.rows[0].focus();
     focusTable = false;
+    // what is drawn now, for scripts that wait for a zoom to be drawn, not only asked for
+    document.body.dataset.drawn = location.hash;
   }
   let resizing = 0;
   window.addEventListener("resize", () => {
