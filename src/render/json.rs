@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use super::labels::Labels;
 use crate::owners::{Usage, NOT_RECORDED};
-use crate::tree::{EntryKind, NodeId, Selection, Tree};
+use crate::tree::{flags, EntryKind, Selection, TreeView};
 use crate::units::format_json_size;
 use crate::vocab::{SizeMode, UnitStyle};
 
@@ -57,39 +57,38 @@ pub(crate) fn write_name(out: &mut dyn Write, name: &[u8]) -> io::Result<()> {
 
 /// One node without its closing `]}`: dust's `size` (its formatted string) and `name` (the
 /// path from the argument), then hogs's numbers, then `"children":[`.
-fn write_node(
+fn write_node<T: TreeView>(
     out: &mut dyn Write,
-    tree: &Tree,
-    id: NodeId,
+    tree: &T,
+    id: T::Id,
     path: &[u8],
     mode: SizeMode,
     units: UnitStyle,
 ) -> io::Result<()> {
-    let n = tree.node(id);
-    let value = n.size(mode);
+    let value = tree.size(id, mode);
     out.write_all(b"{\"size\":")?;
     write_str(out, &format_json_size(value, mode, units))?;
     out.write_all(b",")?;
     write_name(out, path)?;
-    let kind = if id == crate::tree::TOTAL {
+    let kind = if id == tree.total() {
         EntryKind::Dir
     } else {
-        n.kind()
+        tree.kind(id)
     };
     write!(
         out,
         ",\"type\":\"{}\",\"value\":{value},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{}",
         kind.json_name(),
-        n.disk,
-        n.apparent,
-        n.entries
+        tree.size(id, SizeMode::Disk),
+        tree.size(id, SizeMode::Apparent),
+        tree.size(id, SizeMode::Count)
     )?;
-    if n.has(crate::tree::flags::UNSCANNED) {
+    if tree.flags(id) & flags::UNSCANNED != 0 {
         // a directory of a merge of scans that no part scanned (`--import A B`)
         out.write_all(b",\"unscanned\":true")?;
     }
     // --extents: what deleting it frees, and what it shares
-    if let Some(s) = tree.sharing.get(id as usize) {
+    if let Some(s) = tree.sharing(id) {
         write!(
             out,
             ",\"exclusive_bytes\":{},\"shared_bytes\":{}",
@@ -101,18 +100,18 @@ fn write_node(
 
 /// Writes `top` and every visible node down to the selection's depth; the paths given are
 /// named by `labels` (as dust names them, `Labels::dust`).
-pub fn render_json(
-    tree: &Tree,
-    top: NodeId,
-    sel: &Selection,
+pub fn render_json<T: TreeView>(
+    tree: &T,
+    top: T::Id,
+    sel: &Selection<T::Id>,
     units: UnitStyle,
-    labels: &Labels,
+    labels: &Labels<T::Id>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    enum Step {
+    enum Step<I> {
         /// A node, its depth, whether it is its parent's first child, and the length of its
         /// parent's path in `path` (`None`: a top, named by itself).
-        Open(NodeId, usize, bool, Option<usize>),
+        Open(I, usize, bool, Option<usize>),
         Close,
     }
     let mut path: Vec<u8> = Vec::new();
@@ -141,16 +140,15 @@ pub fn render_json(
                 }
                 stack.push(Step::Close);
                 if sel.max_depth.is_none_or(|d| depth < d) && !sel.is_collapsed(id) {
-                    let mut kids: Vec<NodeId> = tree
-                        .node(id)
-                        .children()
+                    let mut kids: Vec<T::Id> = tree
+                        .children(id)
                         .filter(|&c| sel.is_visible(tree, c))
                         .collect();
                     kids.sort_by(|&a, &b| sel.display_order(tree, a, b));
                     // the paths below "(total)" (several paths, or -t's groups) are named
                     // by themselves, as in dust
-                    let total = id == crate::tree::TOTAL
-                        || parent_len.is_none() && tree.name(id) == b"(total)";
+                    let total =
+                        id == tree.total() || parent_len.is_none() && tree.name(id) == b"(total)";
                     let below = (!total).then_some(path.len());
                     for (i, c) in kids.into_iter().enumerate().rev() {
                         stack.push(Step::Open(c, depth + 1, i == 0, below));
@@ -164,13 +162,13 @@ pub fn render_json(
 
 /// `-F -j`: `top` with the files `files` as its children, flat, each named by its path (as
 /// dust writes `-F -j`: the files a `-F` tree lists, under the path or `"(total)"`).
-pub fn render_json_files(
-    tree: &Tree,
-    top: NodeId,
-    files: &[NodeId],
+pub fn render_json_files<T: TreeView>(
+    tree: &T,
+    top: T::Id,
+    files: &[T::Id],
     mode: SizeMode,
     units: UnitStyle,
-    labels: &Labels,
+    labels: &Labels<T::Id>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let name = match tree.is_root(top) {
@@ -192,21 +190,20 @@ pub fn render_json_files(
 /// `--by-owner -j`: the owners' tree ([`crate::owners::owners_tree`], every owner, in the
 /// order of `owners`) under its root, each owner `"type":"owner"` with its `"uid"` (`null`:
 /// not recorded) and its user name as `"name"`, not a path: an owner is no entry of the tree.
-pub fn render_json_owners(
-    tree: &Tree,
+pub fn render_json_owners<T: TreeView>(
+    tree: &T,
     owners: &[Usage],
     mode: SizeMode,
     units: UnitStyle,
-    labels: &Labels,
+    labels: &Labels<T::Id>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let Some(root) = tree.roots().next() else {
         return Ok(());
     };
     write_node(out, tree, root, &labels.json_root(tree, root), mode, units)?;
-    for (i, (kid, u)) in tree.node(root).children().zip(owners).enumerate() {
-        let n = tree.node(kid);
-        let value = n.size(mode);
+    for (i, (kid, u)) in tree.children(root).zip(owners).enumerate() {
+        let value = tree.size(kid, mode);
         out.write_all(if i > 0 { b",{\"size\":" } else { b"{\"size\":" })?;
         write_str(out, &format_json_size(value, mode, units))?;
         out.write_all(b",")?;
@@ -219,7 +216,9 @@ pub fn render_json_owners(
         write!(
             out,
             ",\"value\":{value},\"disk_bytes\":{},\"apparent_bytes\":{},\"entries\":{},\"children\":[]}}",
-            n.disk, n.apparent, n.entries
+            tree.size(kid, SizeMode::Disk),
+            tree.size(kid, SizeMode::Apparent),
+            tree.size(kid, SizeMode::Count)
         )?;
     }
     out.write_all(b"]}\n")
