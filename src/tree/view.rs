@@ -49,6 +49,11 @@ pub trait TreeView {
         None
     }
 
+    /// Whether the subtrees' sharing was counted (`--extents`): views add its columns.
+    fn counts_sharing(&self) -> bool {
+        false
+    }
+
     /// The directory that lists `id` (the total for a scanned path and for itself).
     fn parent(&self, id: Self::Id) -> Self::Id;
 
@@ -202,6 +207,10 @@ impl TreeView for Tree {
     #[inline]
     fn sharing(&self, id: NodeId) -> Option<Sharing> {
         self.sharing.get(id as usize).copied()
+    }
+
+    fn counts_sharing(&self) -> bool {
+        !self.sharing.is_empty()
     }
 
     #[inline]
