@@ -11,6 +11,9 @@ use crate::tree::{NodeId, Ties, TreeView};
 /// dust gives up telling equal names apart after this many parents.
 const MAX_PARENTS: usize = 10;
 
+/// A path given's labels: (short, JSON name).
+type Label = (Vec<u8>, Vec<u8>);
+
 /// How the rows of one view are named.
 #[derive(Clone, Debug)]
 pub struct Labels<I = NodeId> {
@@ -20,7 +23,7 @@ pub struct Labels<I = NodeId> {
     /// itself, `-t`'s and `--by-owner`'s).
     dust: bool,
     /// The labelled roots in the tree's order, each with its label: (short, JSON name).
-    roots: Vec<(I, (Vec<u8>, Vec<u8>))>,
+    roots: Vec<(I, Label)>,
 }
 
 impl<I: Copy + Ord> Labels<I> {
@@ -60,7 +63,7 @@ impl<I: Copy + Ord> Labels<I> {
         }
     }
 
-    fn root<T: TreeView<Id = I>>(&self, tree: &T, id: I) -> Option<&(Vec<u8>, Vec<u8>)> {
+    fn root<T: TreeView<Id = I>>(&self, tree: &T, id: I) -> Option<&Label> {
         if !self.dust || !tree.is_root(id) {
             return None;
         }
