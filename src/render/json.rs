@@ -223,3 +223,59 @@ pub fn render_json_owners<T: TreeView>(
     }
     out.write_all(b"]}\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::{biggest_files, tied_tree, NodeId, Sparse, Ties, TOTAL};
+
+    fn sel<I>(ties: Ties<I>) -> Selection<I> {
+        Selection {
+            mode: SizeMode::Disk,
+            max_rows: 40,
+            max_depth: Some(2),
+            min_size: None,
+            only_dirs: false,
+            hide_empty: false,
+            collapsed: Vec::new(),
+            ties,
+        }
+    }
+
+    /// -j and -F -j of a tree seen through ids that are not dense (as a file-backed tree's)
+    /// are the in-memory tree's, byte for byte.
+    #[test]
+    fn json_through_sparse_ids_is_the_trees() -> io::Result<()> {
+        let tree = tied_tree();
+        let sparse = Sparse(&tree);
+        let roots: Vec<NodeId> = tree.roots().collect();
+        let sparse_roots: Vec<u64> = roots.iter().copied().map(Sparse::id).collect();
+        let (labels, sparse_labels) = (
+            Labels::dust(&tree, &roots, false),
+            Labels::dust(&sparse, &sparse_roots, false),
+        );
+        let (sel, sparse_sel) = (sel(labels.ties(&tree)), sel(sparse_labels.ties(&sparse)));
+        assert!(matches!(&sparse_sel.ties, Ties::Paths { renamed } if renamed.len() == 2));
+        let units = UnitStyle::HumanIec;
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        render_json(&tree, TOTAL, &sel, units, &labels, &mut want)?;
+        let top = Sparse::id(TOTAL);
+        render_json(&sparse, top, &sparse_sel, units, &sparse_labels, &mut got)?;
+        assert!(want.len() > 1000);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+        let files = biggest_files(&tree, TOTAL, &sel);
+        let sparse_files = biggest_files(&sparse, top, &sparse_sel);
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        render_json_files(&tree, TOTAL, &files, sel.mode, units, &labels, &mut want)?;
+        let (mode, l) = (sel.mode, &sparse_labels);
+        render_json_files(&sparse, top, &sparse_files, mode, units, l, &mut got)?;
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+        Ok(())
+    }
+}

@@ -32,6 +32,8 @@ pub use select::{best_first, biggest_files, select_rows, Ranked, Ranking, Row, S
 pub use types::by_file_type;
 pub use view::TreeView;
 pub(crate) use view::{parting, Parting};
+#[cfg(test)]
+pub(crate) use view::{tied_tree, Sparse};
 
 /// What some uses need of an entry's stat beyond the node, kept only on request
 /// ([`Tree::extra`]): ncdu's extended export (owner, mode) and the time filters and

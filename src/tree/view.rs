@@ -244,6 +244,86 @@ impl TreeView for Tree {
     }
 }
 
+/// The in-memory tree seen through ids that are neither dense nor a range of children (as a
+/// file-backed tree's offsets are not), for tests that a view reads only through the trait.
+#[cfg(test)]
+pub(crate) struct Sparse<'t>(pub &'t Tree);
+
+#[cfg(test)]
+impl Sparse<'_> {
+    pub(crate) fn id(n: NodeId) -> u64 {
+        u64::from(n) * 4096 + 24
+    }
+
+    pub(crate) fn node(id: u64) -> NodeId {
+        ((id - 24) / 4096) as NodeId
+    }
+}
+
+#[cfg(test)]
+impl TreeView for Sparse<'_> {
+    type Id = u64;
+    fn total(&self) -> u64 {
+        Self::id(TOTAL)
+    }
+    fn roots(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.roots().map(Self::id)
+    }
+    fn name(&self, id: u64) -> &[u8] {
+        self.0.name(Self::node(id))
+    }
+    fn kind(&self, id: u64) -> EntryKind {
+        TreeView::kind(self.0, Self::node(id))
+    }
+    fn flags(&self, id: u64) -> u8 {
+        TreeView::flags(self.0, Self::node(id))
+    }
+    fn size(&self, id: u64, mode: SizeMode) -> u64 {
+        self.0.size_of(Self::node(id), mode)
+    }
+    fn mtime(&self, id: u64) -> i64 {
+        TreeView::mtime(self.0, Self::node(id))
+    }
+    fn parent(&self, id: u64) -> u64 {
+        Self::id(self.0.parent(Self::node(id)))
+    }
+    fn child_count(&self, id: u64) -> usize {
+        TreeView::child_count(self.0, Self::node(id))
+    }
+    fn children(&self, id: u64) -> impl Iterator<Item = u64> + '_ {
+        TreeView::children(self.0, Self::node(id)).map(Self::id)
+    }
+}
+
+/// A tree of several paths given (two of one name), with sizes that tie.
+#[cfg(test)]
+pub(crate) fn tied_tree() -> Tree {
+    use crate::tree::{Node, TreeBuilder};
+    let mut b = TreeBuilder::new();
+    let dir = || Node::new(EntryKind::Dir, 4096, 4096, 0, 0);
+    let file = |s: u64| Node::new(EntryKind::File, s, s, 0, 0);
+    let tops: [&[u8]; 3] = [b"s/dup", b"t/dup", b"u"];
+    b.add_roots(tops.iter().map(|t| (t.to_vec(), dir())).collect());
+    let names: Vec<Vec<u8>> = (0..40)
+        .map(|i| format!("f{}", i % 7 * 3 + i).into_bytes())
+        .collect();
+    for top in 1..=3 {
+        let kids = names.iter().enumerate().map(|(i, n)| {
+            let node = if i % 5 == 0 {
+                dir()
+            } else {
+                file(i as u64 % 4 * 512)
+            };
+            (node, &n[..])
+        });
+        let first = b.add_children(top, kids);
+        b.add_children(first, names[..9].iter().map(|n| (file(512), &n[..])));
+    }
+    let mut tree = b.into_tree();
+    tree.finish();
+    tree
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +389,66 @@ mod tests {
             for &y in &ids {
                 assert_eq!(view.dfs_order(x, y), tree.dfs_order(x, y), "{x} {y}");
             }
+        }
+    }
+
+    /// `sel` for the same tree seen through [`Sparse`].
+    fn sparse_sel(sel: &crate::tree::Selection) -> crate::tree::Selection<u64> {
+        use crate::tree::{Selection, Ties};
+        Selection {
+            mode: sel.mode,
+            max_rows: sel.max_rows,
+            max_depth: sel.max_depth,
+            min_size: sel.min_size,
+            only_dirs: sel.only_dirs,
+            hide_empty: sel.hide_empty,
+            collapsed: sel.collapsed.iter().copied().map(Sparse::id).collect(),
+            ties: match &sel.ties {
+                Ties::Stored => Ties::Stored,
+                Ties::Paths { renamed } => Ties::Paths {
+                    renamed: renamed
+                        .iter()
+                        .map(|(r, n)| (Sparse::id(*r), n.clone()))
+                        .collect(),
+                },
+            },
+        }
+    }
+
+    #[test]
+    fn rows_chosen_through_sparse_ids_are_the_trees() {
+        use crate::tree::{biggest_files, select_rows, Selection, Ties};
+        let tree = tied_tree();
+        let sparse = Sparse(&tree);
+        let cases = [(true, 12, None), (false, 30, Some(2)), (false, 500, None)];
+        for (stored, max_rows, max_depth) in cases {
+            let sel = Selection {
+                mode: SizeMode::Disk,
+                max_rows,
+                max_depth,
+                min_size: None,
+                only_dirs: false,
+                hide_empty: false,
+                collapsed: vec![5],
+                ties: match stored {
+                    true => Ties::Stored,
+                    false => Ties::Paths {
+                        renamed: vec![(1, b"s/dup(s)".to_vec())],
+                    },
+                },
+            };
+            let want = select_rows(&tree, &[TOTAL], &sel);
+            let got = select_rows(&sparse, &[Sparse::id(TOTAL)], &sparse_sel(&sel));
+            let got: Vec<_> = got
+                .iter()
+                .map(|r| (Sparse::node(r.id), r.depth, r.last))
+                .collect();
+            let want: Vec<_> = want.iter().map(|r| (r.id, r.depth, r.last)).collect();
+            assert!(want.len() > 10);
+            assert_eq!(got, want, "rows {max_rows} {max_depth:?}");
+            let files = biggest_files(&tree, TOTAL, &sel);
+            let got = biggest_files(&sparse, Sparse::id(TOTAL), &sparse_sel(&sel));
+            assert_eq!(got.into_iter().map(Sparse::node).collect::<Vec<_>>(), files);
         }
     }
 }
