@@ -18,7 +18,7 @@ use super::color::{Palette, RESET, SIZE_RED};
 use super::escape::{escape, truncate, truncate_dotted};
 use super::labels::Labels;
 use crate::render::ViewOptions;
-use crate::tree::{NodeId, Row, Tree};
+use crate::tree::{NodeId, Row, TreeView};
 use crate::units::format_size;
 use crate::vocab::SizeMode;
 use fit::{fit, Names};
@@ -36,8 +36,8 @@ const SHARED: &str = "Shared";
 /// What the first pass keeps of a row for the second, which writes it: the columns are only
 /// known once every row was measured, and the default view prints the rows in reverse.
 #[derive(Copy, Clone)]
-struct Measured {
-    row: Row,
+struct Measured<I = NodeId> {
+    row: Row<I>,
     /// The sizes of the row's ancestors at the three levels below the top drawn (0 where it
     /// has none): the bar's shades. The top's own share is the blank.
     shades: [u64; 3],
@@ -59,19 +59,24 @@ struct Columns {
 }
 
 /// Everything the renderer needs besides the tree.
-pub struct BarsView<'a> {
+pub struct BarsView<'a, I = NodeId> {
     pub opts: &'a ViewOptions,
     pub mode: SizeMode,
     pub palette: Option<&'a Palette>,
     /// How the rows are named.
-    pub labels: &'a Labels,
+    pub labels: &'a Labels<I>,
 }
 
-impl BarsView<'_> {
+impl<I: Copy + Ord + std::hash::Hash> BarsView<'_, I> {
     /// Writes `rows` (in layout order, parents first) as the bars view. Each line is written
     /// as soon as it is made: what is held besides the rows is a few words a row, whatever
     /// the width, depth and number of lines asked for.
-    pub fn render(&self, tree: &Tree, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+    pub fn render<T: TreeView<Id = I>>(
+        &self,
+        tree: &T,
+        rows: &[Row<I>],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         if rows.is_empty() {
             return Ok(());
         }
@@ -117,7 +122,11 @@ impl BarsView<'_> {
     }
 
     /// The first pass: each row's ancestors' sizes, and the columns that fit the widest.
-    fn measure(&self, tree: &Tree, rows: &[Row]) -> (Vec<Measured>, Columns) {
+    fn measure<T: TreeView<Id = I>>(
+        &self,
+        tree: &T,
+        rows: &[Row<I>],
+    ) -> (Vec<Measured<I>>, Columns) {
         let opts = self.opts;
         let raw_invalid = !opts.to_terminal;
         // the level whose share is the blank: the root, or under --skip-total the tops drawn
@@ -131,7 +140,7 @@ impl BarsView<'_> {
         let mut deepest = 0;
         let total = percent_base(tree, rows, self.mode);
         // --extents: two columns more, under a header line (their widths fit its words)
-        let mut sharing_w = (!tree.sharing.is_empty()).then_some((EXCL.len(), SHARED.len()));
+        let mut sharing_w = tree.counts_sharing().then_some((EXCL.len(), SHARED.len()));
         if sharing_w.is_some() {
             size_w = DISK.len();
         }
@@ -141,9 +150,9 @@ impl BarsView<'_> {
             size_w = crate::units::TIME_WIDTH;
         }
         for r in rows {
-            let size = tree.node(r.id).size(self.mode);
+            let size = tree.size(r.id, self.mode);
             size_w = size_w.max(format_size(size, self.mode, opts.units).len());
-            if let (Some((e, s)), Some(sh)) = (&mut sharing_w, tree.sharing.get(r.id as usize)) {
+            if let (Some((e, s)), Some(sh)) = (&mut sharing_w, tree.sharing(r.id)) {
                 *e = (*e).max(format_size(sh.exclusive, self.mode, opts.units).len());
                 *s = (*s).max(format_size(sh.shared, self.mode, opts.units).len());
             }
@@ -153,8 +162,8 @@ impl BarsView<'_> {
             ancestors.truncate(r.depth);
             let shade = |d: usize| ancestors.get(d).copied().unwrap_or(0);
             let parent = match r.depth {
-                0 => NodeId::MAX,
-                _ => tree.parent(r.id),
+                0 => None,
+                _ => Some(tree.parent(r.id)),
             };
             measured.push(Measured {
                 row: *r,
@@ -179,15 +188,15 @@ impl BarsView<'_> {
         (measured, cols)
     }
 
-    fn name_of<'t>(&self, tree: &'t Tree, id: NodeId) -> std::borrow::Cow<'t, [u8]> {
+    fn name_of<'t, T: TreeView<Id = I>>(&self, tree: &'t T, id: I) -> std::borrow::Cow<'t, [u8]> {
         self.labels.of(tree, id)
     }
 
     /// Makes one row's line in `line` and writes it.
-    fn write_row(
+    fn write_row<T: TreeView<Id = I>>(
         &self,
-        tree: &Tree,
-        m: &Measured,
+        tree: &T,
+        m: &Measured<I>,
         guides: &[bool],
         cols: &Columns,
         line: &mut Vec<u8>,
@@ -198,7 +207,7 @@ impl BarsView<'_> {
         let dim = opts.dim && self.palette.is_some();
         let flip = !opts.reverse;
         let id = m.row.id;
-        let size = tree.node(id).size(self.mode);
+        let size = tree.size(id, self.mode);
         let name_bytes = self.name_of(tree, id);
         let name = escape(&name_bytes, !opts.to_terminal);
         line.clear();
@@ -209,7 +218,7 @@ impl BarsView<'_> {
             write!(line, "{:>w$} ", size_text, w = cols.size_w)?;
         }
         if let Some((excl_w, shared_w)) = cols.sharing_w {
-            let sh = tree.sharing.get(id as usize).copied().unwrap_or_default();
+            let sh = tree.sharing(id).unwrap_or_default();
             let excl = format_size(sh.exclusive, self.mode, opts.units);
             let shared = format_size(sh.shared, self.mode, opts.units);
             write!(line, "{excl:>excl_w$} {shared:>shared_w$} ")?;
@@ -250,8 +259,8 @@ impl BarsView<'_> {
         // "(total)" is no entry on disk: dust leaves it uncoloured
         let color = self
             .palette
-            .filter(|_| id != crate::tree::TOTAL)
-            .and_then(|p| p.start(tree.node(id).kind(), tree.name(id)));
+            .filter(|_| id != tree.total())
+            .and_then(|p| p.start(tree.kind(id), tree.name(id)));
         if let Some(c) = &color {
             line.extend_from_slice(c.as_bytes());
         }
@@ -273,7 +282,7 @@ impl BarsView<'_> {
     /// The row's bar between its frames, shaded by its ancestors' shares, and its percent.
     fn write_bar(
         &self,
-        m: &Measured,
+        m: &Measured<I>,
         size: u64,
         cols: &Columns,
         dim: bool,
@@ -309,12 +318,12 @@ impl BarsView<'_> {
 /// (so an exact half goes to the even neighbour: 12.5% is `12`, 37.5% is `38`).
 /// What the percentages are shares of: the top rows' sizes together, or, when the top is a
 /// path given, the total of the paths given.
-pub(crate) fn percent_base(tree: &Tree, rows: &[Row], mode: SizeMode) -> u64 {
+pub(crate) fn percent_base<T: TreeView>(tree: &T, rows: &[Row<T::Id>], mode: SizeMode) -> u64 {
     let tops = rows.iter().filter(|r| r.depth == 0).map(|r| r.id);
     if tops.clone().all(|id| tree.is_root(id)) {
-        return tree.node(crate::tree::TOTAL).size(mode);
+        return tree.size(tree.total(), mode);
     }
-    tops.map(|id| tree.node(id).size(mode)).sum()
+    tops.map(|id| tree.size(id, mode)).sum()
 }
 
 pub(crate) fn percent(size: u64, total: u64) -> u64 {
@@ -399,7 +408,7 @@ fn shaded_bar(size: u64, ancestors: &[u64], total: u64, width: usize, from_right
 }
 
 /// Rows for `-F`: the files as a flat list under `top`, each named by its full path.
-pub fn flat_rows(top: NodeId, files: &[NodeId]) -> Vec<Row> {
+pub fn flat_rows<I: Copy>(top: I, files: &[I]) -> Vec<Row<I>> {
     let mut rows = vec![Row {
         id: top,
         depth: 0,

@@ -6,63 +6,74 @@
 
 use std::borrow::Cow;
 
-use crate::tree::{NodeId, Ties, Tree, TOTAL};
+use crate::tree::{NodeId, Ties, TreeView};
 
 /// dust gives up telling equal names apart after this many parents.
 const MAX_PARENTS: usize = 10;
 
+/// A path given's labels: (short, JSON name).
+type Label = (Vec<u8>, Vec<u8>);
+
 /// How the rows of one view are named.
-#[derive(Clone, Debug, Default)]
-pub struct Labels {
+#[derive(Clone, Debug)]
+pub struct Labels<I = NodeId> {
     /// `-p`: every row by its whole path.
     full_paths: bool,
     /// Name the paths given as dust does (else: as typed, for the trees the run makes
     /// itself, `-t`'s and `--by-owner`'s).
     dust: bool,
-    /// The first of the labelled roots, and each root's label: (short, JSON name).
-    first: NodeId,
-    roots: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The labelled roots in the tree's order, each with its label: (short, JSON name).
+    roots: Vec<(I, Label)>,
 }
 
-impl Labels {
+impl<I: Copy + Ord> Labels<I> {
     /// Names as they are in the tree (a root's is the path as typed).
-    pub fn as_named(full_paths: bool) -> Labels {
+    pub fn as_named(full_paths: bool) -> Labels<I> {
         Labels {
             full_paths,
-            ..Labels::default()
+            dust: false,
+            roots: Vec::new(),
         }
     }
 
     /// dust's names for a tree of scanned paths, whose shown roots are `roots`.
-    pub fn dust(tree: &Tree, roots: &[NodeId], full_paths: bool) -> Labels {
-        let first = roots.iter().copied().min().unwrap_or(0);
-        let last = roots.iter().copied().max().unwrap_or(0);
-        let mut names: Vec<Vec<u8>> = (first..=last).map(|id| dust_path(tree.name(id))).collect();
+    pub fn dust<T: TreeView<Id = I>>(tree: &T, roots: &[I], full_paths: bool) -> Labels<I> {
+        // the roots from the first shown to the last, each by its path as dust writes it
+        let (first, last) = (roots.iter().min(), roots.iter().max());
+        let ids: Vec<I> = match (first, last) {
+            (Some(&f), Some(&l)) => tree.roots().filter(|&r| f <= r && r <= l).collect(),
+            _ => Vec::new(),
+        };
+        let mut names: Vec<Vec<u8>> = ids.iter().map(|&id| dust_path(tree.name(id))).collect();
         if !full_paths && roots.len() > 1 {
-            let shown: Vec<usize> = roots.iter().map(|&r| (r - first) as usize).collect();
+            let shown: Vec<usize> = roots
+                .iter()
+                .filter_map(|r| ids.binary_search(r).ok())
+                .collect();
             tell_apart(&mut names, &shown);
         }
         Labels {
             full_paths,
             dust: true,
-            first,
-            roots: names
+            roots: ids
                 .into_iter()
-                .map(|n| (short_name(&n).to_vec(), n))
+                .zip(names)
+                .map(|(id, n)| (id, (short_name(&n).to_vec(), n)))
                 .collect(),
         }
     }
 
-    fn root(&self, tree: &Tree, id: NodeId) -> Option<&(Vec<u8>, Vec<u8>)> {
+    fn root<T: TreeView<Id = I>>(&self, tree: &T, id: I) -> Option<&Label> {
         if !self.dust || !tree.is_root(id) {
             return None;
         }
-        self.roots.get(id.checked_sub(self.first)? as usize)
+        let i = self.roots.binary_search_by(|(r, _)| r.cmp(&id)).ok()?;
+        Some(&self.roots[i].1)
     }
 
     /// The label of a row.
-    pub fn of<'t>(&self, tree: &'t Tree, id: NodeId) -> Cow<'t, [u8]> {
-        if id == TOTAL {
+    pub fn of<'t, T: TreeView<Id = I>>(&self, tree: &'t T, id: I) -> Cow<'t, [u8]> {
+        if id == tree.total() {
             return Cow::Borrowed(tree.name(id));
         }
         match (self.full_paths, self.dust) {
@@ -78,21 +89,22 @@ impl Labels {
     /// How rows of one size are ordered: by their paths as dust builds them, for a tree of
     /// scanned paths (the renamed ones by their labels); in the tree's own order for the trees
     /// the run makes itself, which it builds in the order they are shown.
-    pub fn ties(&self, tree: &Tree) -> Ties {
+    pub fn ties<T: TreeView<Id = I>>(&self, tree: &T) -> Ties<I> {
         if !self.dust {
             return Ties::Stored;
         }
-        let renamed = (self.first..)
-            .zip(&self.roots)
-            .filter(|&(id, (_, json))| *json != dust_path(tree.name(id)))
-            .map(|(id, (_, json))| (id, json.clone()))
+        let renamed = self
+            .roots
+            .iter()
+            .filter(|&&(id, (_, ref json))| *json != dust_path(tree.name(id)))
+            .map(|(id, (_, json))| (*id, json.clone()))
             .collect();
         Ties::Paths { renamed }
     }
 
     /// The JSON `name` of a root: its path as dust writes it, with dust's `(parent)` marks
     /// when another root has its name (the names below it keep the plain path, as in dust).
-    pub fn json_root(&self, tree: &Tree, id: NodeId) -> Vec<u8> {
+    pub fn json_root<T: TreeView<Id = I>>(&self, tree: &T, id: I) -> Vec<u8> {
         match self.root(tree, id) {
             Some((_, json)) => json.clone(),
             None => dust_path(tree.name(id)),

@@ -6,19 +6,19 @@ use std::io::{self, Write};
 use super::escape::escape;
 use super::labels::Labels;
 use crate::render::ViewOptions;
-use crate::tree::{Row, Tree};
+use crate::tree::{Row, TreeView};
 use crate::units::format_size;
 use crate::vocab::SizeMode;
 
 /// Writes `rows` (layout order, parents first) as screen-reader lines, in the order the bars
 /// view would print them (root last unless `-r`). `--skip-total` leaves the root's line out
 /// and counts depths from its children, as dust does; the columns are as wide as with it.
-pub fn render_reader(
-    tree: &Tree,
-    rows: &[Row],
+pub fn render_reader<T: TreeView>(
+    tree: &T,
+    rows: &[Row<T::Id>],
     mode: SizeMode,
     opts: &ViewOptions,
-    labels: &Labels,
+    labels: &Labels<T::Id>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if rows.is_empty() {
@@ -30,7 +30,7 @@ pub fn render_reader(
         .map(|r| {
             let raw = labels.of(tree, r.id);
             let name = escape(&raw, !opts.to_terminal);
-            let size = tree.node(r.id).size(mode);
+            let size = tree.size(r.id, mode);
             (
                 name.bytes.to_vec(),
                 name.width,

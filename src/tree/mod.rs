@@ -22,6 +22,7 @@ mod select;
 mod slot;
 mod store;
 mod types;
+mod view;
 
 pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use edit::{Removal, Sizes};
@@ -29,6 +30,10 @@ pub use filter::{PathFilters, TimeFilter};
 pub use postorder::{Built, PostOrderBuilder};
 pub use select::{best_first, biggest_files, select_rows, Ranked, Ranking, Row, Selection, Ties};
 pub use types::by_file_type;
+pub use view::TreeView;
+pub(crate) use view::{parting, Parting};
+#[cfg(test)]
+pub(crate) use view::{tied_tree, Sparse};
 
 /// What some uses need of an entry's stat beyond the node, kept only on request
 /// ([`Tree::extra`]): ncdu's extended export (owner, mode) and the time filters and
@@ -351,56 +356,8 @@ impl Tree {
     /// thread finished first, so ids alone only order siblings; anything shown to the user
     /// breaks ties with this instead. O(depth), no allocation.
     pub fn dfs_order(&self, a: NodeId, b: NodeId) -> Ordering {
-        if a == b {
-            return Ordering::Equal;
-        }
-        if a != TOTAL && b != TOTAL && self.parent(a) == self.parent(b) {
-            return a.cmp(&b); // siblings are stored in directory order
-        }
-        match self.parting(a, b) {
-            // one is an ancestor of the other: the ancestor comes first
-            Parting::Nested(by_depth) => by_depth,
-            Parting::Siblings(x, y) => x.cmp(&y),
-        }
+        <Tree as TreeView>::dfs_order(self, a, b)
     }
-
-    /// Where the paths of two different nodes part, found walking up from both. O(depth), no
-    /// allocation.
-    pub(crate) fn parting(&self, a: NodeId, b: NodeId) -> Parting {
-        let depth = |mut n: NodeId| {
-            let mut d = 0usize;
-            while n != TOTAL {
-                n = self.parent(n);
-                d += 1;
-            }
-            d
-        };
-        let (da, db) = (depth(a), depth(b));
-        let (mut x, mut y) = (a, b);
-        for _ in db..da {
-            x = self.parent(x);
-        }
-        for _ in da..db {
-            y = self.parent(y);
-        }
-        if x == y {
-            return Parting::Nested(da.cmp(&db));
-        }
-        while self.parent(x) != self.parent(y) {
-            x = self.parent(x);
-            y = self.parent(y);
-        }
-        Parting::Siblings(x, y)
-    }
-}
-
-/// Where the paths of two nodes part ([`Tree::parting`]).
-pub(crate) enum Parting {
-    /// One lies below the other (the node is the ancestor): how their depths compare.
-    Nested(Ordering),
-    /// The two siblings on their paths below the last directory they share (which may be
-    /// [`TOTAL`]).
-    Siblings(NodeId, NodeId),
 }
 
 /// A xorshift generator for tests that build scrambled trees: `next(m)` is in `0..m`.

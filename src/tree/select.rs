@@ -4,7 +4,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-use super::{EntryKind, NodeId, Tree, TOTAL};
+use super::{EntryKind, NodeId, TreeView};
 use crate::vocab::SizeMode;
 
 mod best_first;
@@ -15,7 +15,7 @@ pub use ties::Ties;
 
 /// What decides whether a node may be shown.
 #[derive(Clone, Debug)]
-pub struct Selection {
+pub struct Selection<I = NodeId> {
     pub mode: SizeMode,
     /// At most this many rows.
     pub max_rows: usize,
@@ -26,18 +26,19 @@ pub struct Selection {
     /// With -e / -v: directories left with nothing are noise (empty files stay, as in dust).
     pub hide_empty: bool,
     /// Directories shown without their contents (`--collapse`), sorted.
-    pub collapsed: Vec<NodeId>,
+    pub collapsed: Vec<I>,
     /// How entries of one size are ordered.
-    pub ties: Ties,
+    pub ties: Ties<I>,
 }
 
-impl Selection {
+impl<I: Copy + Ord> Selection<I> {
     /// Whether a directory's contents stay hidden.
-    pub fn is_collapsed(&self, id: NodeId) -> bool {
+    pub fn is_collapsed(&self, id: I) -> bool {
         self.collapsed.binary_search(&id).is_ok()
     }
 
-    pub fn is_visible(&self, tree: &Tree, id: NodeId) -> bool {
+    #[inline]
+    pub fn is_visible<T: TreeView<Id = I>>(&self, tree: &T, id: I) -> bool {
         let (size, kind, flags) = tree.size_kind_flags(id, self.mode);
         let has = |flag| flags & flag != 0;
         // a file a filter left out is not shown at all (it was shown as `0B` when all empty
@@ -54,37 +55,39 @@ impl Selection {
     }
 
     /// Display order: bigger first, ties as [`Selection::ties`] says.
-    pub fn display_order(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
+    pub fn display_order<T: TreeView<Id = I>>(&self, tree: &T, a: I, b: I) -> Ordering {
         Sizes { tree, sel: self }.display_order(a, b)
     }
 }
 
 /// A tree's entries ranked by size in the selection's mode, ties as [`Ties`] says.
-struct Sizes<'t> {
-    tree: &'t Tree,
-    sel: &'t Selection,
+struct Sizes<'t, T: TreeView> {
+    tree: &'t T,
+    sel: &'t Selection<T::Id>,
 }
 
-impl Ranking for Sizes<'_> {
-    type Item = NodeId;
+impl<T: TreeView> Ranking for Sizes<'_, T> {
+    type Item = T::Id;
 
-    fn rank(&self, id: NodeId) -> u128 {
-        u128::from(self.tree.size_of(id, self.sel.mode))
+    #[inline]
+    fn rank(&self, id: T::Id) -> u128 {
+        u128::from(self.tree.size(id, self.sel.mode))
     }
 
-    fn tie(&self, a: NodeId, b: NodeId) -> Ordering {
+    #[inline]
+    fn tie(&self, a: T::Id, b: T::Id) -> Ordering {
         self.sel.ties.cmp(self.tree, a, b)
     }
 
-    fn candidates(&self, id: NodeId, budget: usize, out: &mut Vec<NodeId>) {
+    fn candidates(&self, id: T::Id, budget: usize, out: &mut Vec<T::Id>) {
         let (tree, sel) = (self.tree, self.sel);
-        let n = tree.node(id);
-        if n.child_count == 0 || sel.is_collapsed(id) {
+        let count = tree.child_count(id);
+        if count == 0 || sel.is_collapsed(id) {
             return;
         }
-        let visible = n.children().filter(|&c| sel.is_visible(tree, c));
+        let visible = tree.children(id).filter(|&c| sel.is_visible(tree, c));
         // (the paths given are few, and not ordered as siblings are)
-        if n.child_count as usize <= budget || id == TOTAL {
+        if count <= budget || id == tree.total() {
             out.extend(visible);
         } else {
             out.extend(first_siblings(tree, visible, budget, sel));
@@ -97,7 +100,11 @@ impl Ranking for Sizes<'_> {
 /// would: the biggest rows anywhere below any of them are chosen, and the tops come biggest
 /// first, each at depth 0. (The views choose below one top, the total or the one path, and
 /// `--skip-total` leaves that row out when drawing.)
-pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
+pub fn select_rows<T: TreeView>(
+    tree: &T,
+    tops: &[T::Id],
+    sel: &Selection<T::Id>,
+) -> Vec<Row<T::Id>> {
     best_first(&Sizes { tree, sel }, tops, sel.max_rows, sel.max_depth)
 }
 
@@ -105,16 +112,16 @@ pub fn select_rows(tree: &Tree, tops: &[NodeId], sel: &Selection) -> Vec<Row> {
 /// particular order: one pass with a heap of `k` (most children are turned away by one
 /// comparison with its smallest), cheaper than collecting a huge directory's ids and
 /// selecting among them by [`Ranked`].
-fn first_siblings(
-    tree: &Tree,
-    siblings: impl Iterator<Item = NodeId>,
+fn first_siblings<T: TreeView>(
+    tree: &T,
+    siblings: impl Iterator<Item = T::Id>,
     k: usize,
-    sel: &Selection,
-) -> Vec<NodeId> {
-    let mut heap: BinaryHeap<Reverse<Sibling>> = BinaryHeap::new();
+    sel: &Selection<T::Id>,
+) -> Vec<T::Id> {
+    let mut heap: BinaryHeap<Reverse<Sibling<T>>> = BinaryHeap::new();
     for id in siblings {
         let s = Sibling {
-            size: tree.size_of(id, sel.mode),
+            size: tree.size(id, sel.mode),
             id,
             tree,
             ties: &sel.ties,
@@ -131,14 +138,14 @@ fn first_siblings(
 }
 
 /// [`Ranked`] for children of one directory, whose ties need no walk up the tree.
-struct Sibling<'t> {
+struct Sibling<'t, T: TreeView> {
     size: u64,
-    id: NodeId,
-    tree: &'t Tree,
-    ties: &'t Ties,
+    id: T::Id,
+    tree: &'t T,
+    ties: &'t Ties<T::Id>,
 }
 
-impl Ord for Sibling<'_> {
+impl<T: TreeView> Ord for Sibling<'_, T> {
     fn cmp(&self, other: &Self) -> Ordering {
         self.size
             .cmp(&other.size)
@@ -146,19 +153,19 @@ impl Ord for Sibling<'_> {
     }
 }
 
-impl PartialOrd for Sibling<'_> {
+impl<T: TreeView> PartialOrd for Sibling<'_, T> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl PartialEq for Sibling<'_> {
+impl<T: TreeView> PartialEq for Sibling<'_, T> {
     fn eq(&self, other: &Self) -> bool {
         self.id == other.id
     }
 }
 
-impl Eq for Sibling<'_> {}
+impl<T: TreeView> Eq for Sibling<'_, T> {}
 
 /// The biggest files anywhere below `top` (within `max_depth`), biggest first: `-F`. As
 /// dust, which takes every entry with nothing below it for a file: an empty directory is
@@ -166,16 +173,15 @@ impl Eq for Sibling<'_> {}
 /// a hard link, another filesystem) or that could not be read. Below the top, only the
 /// directories the tree view would show are searched (dust does not look inside a directory
 /// `-z` or a filter hides).
-pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
+pub fn biggest_files<T: TreeView>(tree: &T, top: T::Id, sel: &Selection<T::Id>) -> Vec<T::Id> {
     let sizes = Sizes { tree, sel };
-    let mut heap: BinaryHeap<Reverse<Ranked<Sizes>>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Reverse<Ranked<Sizes<T>>>> = BinaryHeap::new();
     let mut stack = vec![(top, 0usize)];
     while let Some((id, depth)) = stack.pop() {
-        let n = tree.node(id);
         let visible = id == top || sel.is_visible(tree, id);
-        if id == top || (n.is_dir() && has_entries(tree, id)) {
+        if id == top || (tree.kind(id) == EntryKind::Dir && has_entries(tree, id)) {
             if visible && sel.max_depth.is_none_or(|d| depth < d) {
-                stack.extend(n.children().map(|c| (c, depth + 1)));
+                stack.extend(tree.children(id).map(|c| (c, depth + 1)));
             }
             continue;
         }
@@ -186,15 +192,15 @@ pub fn biggest_files(tree: &Tree, top: NodeId, sel: &Selection) -> Vec<NodeId> {
             }
         }
     }
-    let mut files: Vec<NodeId> = heap.into_iter().map(|Reverse(r)| r.item).collect();
+    let mut files: Vec<T::Id> = heap.into_iter().map(|Reverse(r)| r.item).collect();
     files.sort_by(|&a, &b| sizes.display_order(a, b));
     files
 }
 
 /// Whether a directory holds an entry the walk kept (dust's walk keeps no filtered file, no
 /// second name of an inode and no other filesystem).
-fn has_entries(tree: &Tree, id: NodeId) -> bool {
-    tree.node(id).children().any(|c| tree.node(c).is_counted())
+fn has_entries<T: TreeView>(tree: &T, id: T::Id) -> bool {
+    tree.children(id).any(|c| tree.is_counted(c))
 }
 
 #[cfg(test)]

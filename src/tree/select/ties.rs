@@ -10,43 +10,38 @@
 
 use std::cmp::Ordering;
 
-use crate::tree::{NodeId, Parting, Tree, TOTAL};
+use crate::tree::{parting, NodeId, Parting, TreeView};
 
 /// How a view orders entries of one size.
 #[derive(Clone, Debug)]
-pub enum Ties {
+pub enum Ties<I = NodeId> {
     /// dust's: the greater path first. The paths given that dust names apart from another
     /// one of the same name (`dup(andy)`, `dup(bob)`) compare by that name, as in dust; the
     /// paths below them keep the plain path.
-    Paths { renamed: Vec<(NodeId, Vec<u8>)> },
+    Paths { renamed: Vec<(I, Vec<u8>)> },
     /// As the tree stores them, depth-first in the order entries were added: for the trees a
     /// view builds in its own order (`-t`'s groups, `--by-owner`'s owners).
     Stored,
 }
 
-impl Ties {
+impl<I: Copy + Ord> Ties<I> {
     /// The order of two entries of one size: `Greater` is shown first.
-    pub fn cmp(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
+    #[inline]
+    pub fn cmp<T: TreeView<Id = I>>(&self, tree: &T, a: I, b: I) -> Ordering {
         match self {
             Ties::Stored => tree.dfs_order(b, a),
             Ties::Paths { renamed } => path_cmp(tree, renamed, a, b),
         }
     }
 
-    /// [`Ties::cmp`] of two children of one directory (not of [`TOTAL`]).
-    pub fn cmp_siblings(&self, tree: &Tree, a: NodeId, b: NodeId) -> Ordering {
+    /// [`Ties::cmp`] of two children of one directory (not of the total).
+    #[inline]
+    pub fn cmp_siblings<T: TreeView<Id = I>>(&self, tree: &T, a: I, b: I) -> Ordering {
         match self {
             Ties::Stored => b.cmp(&a),
-            Ties::Paths { .. } => entry_name(tree, a).cmp(entry_name(tree, b)),
+            Ties::Paths { .. } => tree.entry_name(a).cmp(tree.entry_name(b)),
         }
     }
-}
-
-/// The name of an entry that is not a path given ([`Tree::name`] without its check for one,
-/// which costs a lookup of the parent).
-fn entry_name(tree: &Tree, id: NodeId) -> &[u8] {
-    let (off, len) = tree.head(id).name_span();
-    &tree.names[off..off + len]
 }
 
 /// One component of a path, ordered as `std::path::Component` orders them on Unix: the root,
@@ -82,16 +77,16 @@ fn parts(path: &[u8]) -> impl Iterator<Item = Part<'_>> {
 
 /// dust's order of two paths: O(depth), no allocation, unless they are below different paths
 /// given (only with several), or one is a renamed path given and the other below it.
-fn path_cmp(tree: &Tree, renamed: &[(NodeId, Vec<u8>)], a: NodeId, b: NodeId) -> Ordering {
+fn path_cmp<T: TreeView>(tree: &T, renamed: &[(T::Id, Vec<u8>)], a: T::Id, b: T::Id) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
-    let parent = |n: NodeId| tree.parent(n);
+    let parent = |n: T::Id| tree.parent(n);
     let (pa, pb) = (parent(a), parent(b));
-    if pa == pb && pa != TOTAL {
-        return entry_name(tree, a).cmp(entry_name(tree, b));
+    if pa == pb && pa != tree.total() {
+        return tree.entry_name(a).cmp(tree.entry_name(b));
     }
-    match tree.parting(a, b) {
+    match parting(tree, a, b) {
         Parting::Nested(by_depth) => {
             // one is below the other: a path comes before the paths below it, but for a
             // renamed path given, whose name is not where the paths below it start
@@ -101,17 +96,17 @@ fn path_cmp(tree: &Tree, renamed: &[(NodeId, Vec<u8>)], a: NodeId, b: NodeId) ->
             }
             by_depth
         }
-        Parting::Siblings(x, _) if parent(x) == TOTAL => whole_cmp(tree, renamed, a, b),
-        Parting::Siblings(x, y) => entry_name(tree, x).cmp(entry_name(tree, y)),
+        Parting::Siblings(x, _) if parent(x) == tree.total() => whole_cmp(tree, renamed, a, b),
+        Parting::Siblings(x, y) => tree.entry_name(x).cmp(tree.entry_name(y)),
     }
 }
 
 /// [`path_cmp`] by every component: the path given (or its renamed name, for itself), then
 /// the names below it.
-fn whole_cmp(tree: &Tree, renamed: &[(NodeId, Vec<u8>)], a: NodeId, b: NodeId) -> Ordering {
-    let chain = |mut n: NodeId| {
+fn whole_cmp<T: TreeView>(tree: &T, renamed: &[(T::Id, Vec<u8>)], a: T::Id, b: T::Id) -> Ordering {
+    let chain = |mut n: T::Id| {
         let mut v = Vec::new();
-        while n != TOTAL {
+        while n != tree.total() {
             v.push(n);
             n = tree.parent(n);
         }
@@ -123,12 +118,12 @@ fn whole_cmp(tree: &Tree, renamed: &[(NodeId, Vec<u8>)], a: NodeId, b: NodeId) -
 }
 
 /// The components of the path of the last of `chain` (ids from a path given down).
-fn components<'t>(
-    tree: &'t Tree,
-    renamed: &'t [(NodeId, Vec<u8>)],
-    chain: &'t [NodeId],
+fn components<'t, T: TreeView>(
+    tree: &'t T,
+    renamed: &'t [(T::Id, Vec<u8>)],
+    chain: &'t [T::Id],
 ) -> impl Iterator<Item = Part<'t>> {
-    let (top, below): (&[u8], &[NodeId]) = match chain.split_first() {
+    let (top, below): (&[u8], &[T::Id]) = match chain.split_first() {
         None => (b"", &[]),
         Some((&r, [])) => match renamed.iter().find(|&&(id, _)| id == r) {
             Some((_, name)) => (name, &[]),
@@ -136,7 +131,7 @@ fn components<'t>(
         },
         Some((&r, rest)) => (tree.name(r), rest),
     };
-    parts(top).chain(below.iter().map(|&n| Part::Name(entry_name(tree, n))))
+    parts(top).chain(below.iter().map(|&n| Part::Name(tree.entry_name(n))))
 }
 
 #[cfg(test)]
