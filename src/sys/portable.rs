@@ -3,8 +3,8 @@
 //! Built on macOS and the BSDs, and on Linux with the `portable-walk` feature (so that it is
 //! tested against GNU du there too).
 //!
-//! - A listing is read with rustix's [`Dir`] (`fdopendir`/`readdir` through libc; on Linux
-//!   rustix reads it with getdents64 behind the same interface), whole, by one thread: no
+//! - A listing is read with rustix's `Dir` (`fdopendir`/`readdir` through libc; on Linux
+//!   getdents64 into a buffer of glibc readdir's size), whole, by one thread: no
 //!   listing marks its end and none splits ([`marks_listing_end`], [`is_hash_indexed`]).
 //! - No open vouches for its mount ([`open_dir_on_same_mount`]): every subdirectory of -f is
 //!   stat'ed, as a mount point is on Linux.
@@ -16,7 +16,9 @@
 use std::ffi::CStr;
 use std::os::fd::{BorrowedFd, OwnedFd};
 
-use rustix::fs::{Dir, FileType};
+#[cfg(not(target_os = "linux"))]
+use rustix::fs::Dir;
+use rustix::fs::FileType;
 
 use super::posix::retry_when_out_of_fds;
 // no statx here: a network filesystem's stats are the usual ones
@@ -67,24 +69,50 @@ pub fn read_span(
 ) -> Result<Stopped, Errno> {
     debug_assert_eq!(span.from, 0, "a portable listing is never split");
     let fd = retry_when_out_of_fds(|| rustix::io::fcntl_dupfd_cloexec(dir, 0))?;
-    let mut stream = Dir::new(fd)?;
-    stream.rewind();
     let mut taken = 0;
-    while let Some(entry) = stream.read() {
-        let entry = entry?;
+    let mut each = |name: &CStr, t: FileType, ino: u64| {
         taken += 1;
-        let name = entry.file_name();
         let b = name.to_bytes();
-        if b == b"." || b == b".." {
-            continue;
+        if b != b"." && b != b".." {
+            f(name, t, ino);
         }
-        f(name, entry.file_type(), entry.ino());
-    }
+    };
+    read_all(fd, &mut each)?;
     Ok(Stopped {
         next: 0,
         more: false,
         taken,
     })
+}
+
+/// Every entry of the listing of `fd`, from its start, in as few reads as readdir makes.
+/// On Linux rustix's `Dir` asks getdents64 for 768 bytes at first (about 30 names): a
+/// directory renamed in its parent between two such reads may be met under neither name,
+/// which a listing in one read never shows. glibc's readdir, what du reads with, asks for
+/// 32 KiB: so does this.
+#[cfg(target_os = "linux")]
+fn read_all(fd: OwnedFd, each: &mut dyn FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {
+    use std::mem::MaybeUninit;
+    rustix::fs::seek(&fd, rustix::fs::SeekFrom::Start(0))?;
+    let mut buf = vec![MaybeUninit::<u8>::uninit(); 32 * 1024];
+    let mut entries = rustix::fs::RawDir::new(&fd, &mut buf);
+    while let Some(entry) = entries.next() {
+        let entry = entry?;
+        each(entry.file_name(), entry.file_type(), entry.ino());
+    }
+    Ok(())
+}
+
+/// Every entry of the listing of `fd`, from its start: readdir through libc.
+#[cfg(not(target_os = "linux"))]
+fn read_all(fd: OwnedFd, each: &mut dyn FnMut(&CStr, FileType, u64)) -> Result<(), Errno> {
+    let mut stream = Dir::new(fd)?;
+    stream.rewind();
+    while let Some(entry) = stream.read() {
+        let entry = entry?;
+        each(entry.file_name(), entry.file_type(), entry.ino());
+    }
+    Ok(())
 }
 
 /// Never on the same mount for sure: the caller opens the directory as usual and stats it.

@@ -139,17 +139,6 @@ fn churn_while_walking() {
                     // (under one name or the other): a run that counts fewer must say why
                     let entries = field_u64(&json_of(&out), "entries");
                     short_runs += u32::from(entries < 1641);
-                    // Not yet found (issue 33, item 4, left open): the portable backend,
-                    // while files churn beside the renames, sometimes counts a directory's
-                    // files short with nothing said (1,560-1,604 of 1,641, in -j and -f);
-                    // said here, not failed, until it is found. The default backend fails.
-                    let unexplained = cfg!(feature = "portable-walk");
-                    if entries < 1641 && quiet && unexplained {
-                        eprintln!(
-                            "dir churn {mode:?} -T {threads}: {entries} of 1641, nothing said"
-                        );
-                        continue;
-                    }
                     assert!(
                         entries >= 1641 || !quiet,
                         "dir churn {mode:?} -T {threads}: {entries} entries of 1641, nothing said"
