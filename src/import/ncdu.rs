@@ -114,6 +114,22 @@ pub fn time_needed(fields: impl IntoIterator<Item = TimeField>) -> Option<TimeFi
 }
 
 /// Why an export without the times `field` is refused.
+/// What is wrong with a name below the root, if anything (both readers: a directory could
+/// not hold it).
+fn bad_name(n: &[u8]) -> Option<&'static str> {
+    Some(if n.len() > NAME_MAX {
+        "a name longer than 255 bytes"
+    } else if n.contains(&b'/') {
+        "a name with '/' in it"
+    } else if n.contains(&0) {
+        "a name with a NUL byte in it"
+    } else if n == b"." || n == b".." {
+        "the name '.' or '..'"
+    } else {
+        return None;
+    })
+}
+
 /// The owner and mode an export records of an entry (its extended fields), when it has all
 /// three.
 fn owner_of(uid: Option<u64>, gid: Option<u64>, mode: Option<u64>) -> Option<StatExtra> {

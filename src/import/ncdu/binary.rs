@@ -209,7 +209,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
     ) -> Result<Option<Open>, ImportError> {
         let item = &self.item;
         if parent.is_some() {
-            if let Some(why) = bad_name(&item.name) {
+            if let Some(why) = super::bad_name(&item.name) {
                 return Err(damaged(format!("item {itemref:#x} has {why}")));
             }
         }
@@ -296,19 +296,4 @@ fn kind_of_mode(mode: u64) -> EntryKind {
         0o120000 => EntryKind::Symlink,
         _ => EntryKind::Other,
     }
-}
-
-/// What is wrong with a name below the root, if anything.
-fn bad_name(n: &[u8]) -> Option<&'static str> {
-    Some(if n.len() > NAME_MAX {
-        "a name longer than 255 bytes"
-    } else if n.contains(&b'/') {
-        "a name with '/' in it"
-    } else if n.contains(&0) {
-        "a name with a NUL byte in it"
-    } else if n == b"." || n == b".." {
-        "the name '.' or '..'"
-    } else {
-        return None;
-    })
 }

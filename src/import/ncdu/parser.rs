@@ -295,19 +295,10 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
 
     /// A name below the root must be one a directory can hold.
     fn check_name(&self, pos: Pos) -> Result<(), ImportError> {
-        let n = &self.name;
-        let why = if n.is_empty() {
-            "an empty name"
-        } else if n.len() > NAME_MAX {
-            "a name longer than 255 bytes"
-        } else if n.contains(&b'/') {
-            "a name with '/' in it"
-        } else if n.contains(&0) {
-            "a name with a NUL byte in it"
-        } else if n == b"." || n == b".." {
-            "the name '.' or '..'"
-        } else {
-            return Ok(());
+        let why = match super::bad_name(&self.name) {
+            _ if self.name.is_empty() => "an empty name",
+            Some(why) => why,
+            None => return Ok(()),
         };
         Err(self.lx.error_at(pos, format!("{why} below the root")))
     }
