@@ -26,5 +26,8 @@ for t in "$@"; do
   "$hogs" -w 100 --import "$out/$name.tmp.json" -d 2 > "$out/$name.import.out" 2>&1
   "$hogs" -w 100 --diff "$out/$name.tmp.json" "$t" > "$out/$name.diff.out" 2>&1
   "$hogs" -j --diff "$out/$name.tmp.json" "$t" > "$out/$name.diffj.out" 2>&1
+  "$hogs" -O "$out/$name.bin.ncdu" "$t" 2>/dev/null
+  "$hogs" --export-extended -O "$out/$name.bin-ext.ncdu" "$t" 2>/dev/null
+  "$hogs" --html - "$t" 2>/dev/null | sed 's/"when":[0-9]*/"when":0/' > "$out/$name.html"
   rm -f "$out/$name.tmp.json"
 done

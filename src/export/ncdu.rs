@@ -16,7 +16,9 @@
 
 use std::io::{self, Write};
 
-use crate::tree::{flags, EntryKind, NodeId, Tree};
+use rustc_hash::FxHashMap;
+
+use crate::tree::{flags, EntryKind, NodeId, Tree, TreeView};
 use crate::walk::ScanError;
 
 /// Format version written: 1.2 (ncdu 1.16 and later; minor 2 added `nlink`).
@@ -45,7 +47,17 @@ pub fn write_ncdu(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let failed = super::failed_entries(tree, root, errors)?;
+    write_view(tree, root, &failed, opts, out)
+}
 
+/// [`write_ncdu`] of any tree: `failed` the names that could not be stat'ed, by directory.
+pub fn write_view<T: TreeView>(
+    tree: &T,
+    root: T::Id,
+    failed: &FxHashMap<T::Id, Vec<&[u8]>>,
+    opts: &NcduOptions<'_>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     write!(
         out,
         "[{MAJOR},{MINOR},{{\"progname\":\"hogs\",\"progver\":\"{}\",\"timestamp\":{}}}",
@@ -53,17 +65,17 @@ pub fn write_ncdu(
         opts.timestamp
     )?;
 
-    enum Step {
-        Enter(NodeId),
-        Close(NodeId),
+    enum Step<I> {
+        Enter(I),
+        Close(I),
     }
     let mut stack = vec![Step::Enter(root)];
     while let Some(step) = stack.pop() {
         match step {
             Step::Enter(id) => {
-                let node = tree.node(id);
+                let is_dir = tree.kind(id) == EntryKind::Dir;
                 out.write_all(b",\n")?;
-                if node.is_dir() {
+                if is_dir {
                     out.write_all(b"[")?;
                 }
                 let name = if id == root {
@@ -72,9 +84,11 @@ pub fn write_ncdu(
                     tree.name(id)
                 };
                 write_info(tree, id, id == root, name, opts.extended, out)?;
-                if node.is_dir() {
+                if is_dir {
                     stack.push(Step::Close(id));
-                    stack.extend(node.children().rev().map(Step::Enter));
+                    let first = stack.len();
+                    stack.extend(tree.children(id).map(Step::Enter));
+                    stack[first..].reverse();
                 }
             }
             Step::Close(id) => {
@@ -91,70 +105,68 @@ pub fn write_ncdu(
 }
 
 /// One info object, fields in ncdu's order.
-fn write_info(
-    tree: &Tree,
-    id: NodeId,
+fn write_info<T: TreeView>(
+    tree: &T,
+    id: T::Id,
     is_root: bool,
     name: &[u8],
     extended: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let node = tree.node(id);
-    let is_dir = node.is_dir();
+    let (kind, node_flags) = (tree.kind(id), tree.flags(id));
+    let has = |flag: u8| node_flags & flag != 0;
+    let is_dir = kind == EntryKind::Dir;
     out.write_all(b"{\"name\":")?;
     write_name(name, out)?;
     // Left out: counts nothing here (filtered out, another filesystem, or a directory already
     // counted at another name). A hard link keeps its sizes: the reader counts its inode once.
-    let skipped = node.has(flags::FILTERED)
-        || node.has(flags::OTHER_FS)
-        || is_dir && node.has(flags::DUPLICATE);
+    let skipped = has(flags::FILTERED) || has(flags::OTHER_FS) || is_dir && has(flags::DUPLICATE);
     let counted = !skipped;
-    if counted && node.apparent > 0 {
-        write!(out, ",\"asize\":{}", node.apparent)?;
+    let (apparent, disk) = tree.own_sizes(id);
+    if counted && apparent > 0 {
+        write!(out, ",\"asize\":{apparent}")?;
     }
-    if counted && node.disk > 0 {
-        write!(out, ",\"dsize\":{}", node.disk)?;
+    if counted && disk > 0 {
+        write!(out, ",\"dsize\":{disk}")?;
     }
     // (the devices alone: an inode may cost decoding a run of the log)
-    if let Some(dev) = tree.device_of(id) {
-        let parent_dev = tree.device_of(tree.parent(id));
+    if let Some(dev) = tree.device(id) {
+        let parent_dev = tree.device(tree.parent(id));
         if is_root || parent_dev != Some(dev) {
             write!(out, ",\"dev\":{dev}")?;
         }
     }
     if extended {
-        if let Some(o) = tree.extra_of(id) {
+        if let Some(o) = tree.extra(id) {
             write!(
                 out,
                 ",\"uid\":{},\"gid\":{},\"mode\":{}",
                 o.uid, o.gid, o.mode
             )?;
         }
-        write!(out, ",\"mtime\":{}", node.mtime.max(0))?;
+        write!(out, ",\"mtime\":{}", tree.mtime(id).max(0))?;
     }
-    let linked = !is_dir && (node.has(flags::HARDLINK) || node.has(flags::DUPLICATE));
-    if let Some((_, ino)) = linked.then(|| tree.identity_of(id)).flatten() {
+    let linked = !is_dir && (has(flags::HARDLINK) || has(flags::DUPLICATE));
+    if let Some((_, ino)) = linked.then(|| tree.identity(id)).flatten() {
         write!(out, ",\"ino\":{ino},\"hlnkc\":true")?;
-        if let Some(n) = tree.links_of(id) {
+        if let Some(n) = tree.links(id) {
             write!(out, ",\"nlink\":{n}")?;
         }
     }
-    if node.has(flags::UNREADABLE) {
+    if has(flags::UNREADABLE) {
         out.write_all(b",\"read_error\":true")?;
     }
-    if is_dir && node.has(flags::UNSCANNED) {
+    if is_dir && has(flags::UNSCANNED) {
         // hogs's own key (readers skip keys they do not know): a directory of a merge of
         // scans that no part scanned, so its own size is not known
         out.write_all(b",\"unscanned\":true")?;
     }
-    let excluded = node.has(flags::FILTERED) || node.has(flags::OTHER_FS);
-    if matches!(node.kind(), EntryKind::Symlink | EntryKind::Other)
-        && !excluded
-        && !node.has(flags::UNREADABLE)
+    let excluded = has(flags::FILTERED) || has(flags::OTHER_FS);
+    if matches!(kind, EntryKind::Symlink | EntryKind::Other) && !excluded && !has(flags::UNREADABLE)
     {
         out.write_all(b",\"notreg\":true")?;
     }
-    if let Some(sh) = tree.sharing.get(id as usize).filter(|_| counted) {
+    if let Some(sh) = tree.sharing(id).filter(|_| counted) {
         // hogs's own keys (`--extents`; readers skip keys they do not know): unlike the
         // sizes, the subtree's values, as `-j` gives them (what is shared is a union, which
         // a reader could not add up from the files); the root's always, which says the
@@ -166,9 +178,9 @@ fn write_info(
             write!(out, ",\"shared_bytes\":{}", sh.shared)?;
         }
     }
-    if node.has(flags::FILTERED) {
+    if has(flags::FILTERED) {
         out.write_all(b",\"excluded\":\"pattern\"")?;
-    } else if node.has(flags::OTHER_FS) {
+    } else if has(flags::OTHER_FS) {
         // ncdu 1.x writes "othfs"; ncdu 2 writes "otherfs" and reads both
         out.write_all(b",\"excluded\":\"othfs\"")?;
     }
@@ -212,6 +224,41 @@ mod tests {
         let mut v = Vec::new();
         write_name(b, &mut v).expect("write to a Vec");
         v
+    }
+
+    /// An export reads the tree only through [`TreeView`]: the in-memory tree seen through
+    /// sparse ids (as a file-backed tree's are) gives the same bytes, in both formats.
+    #[test]
+    fn exports_of_a_tree_seen_through_sparse_ids_are_the_trees() {
+        use crate::export::ncdu_bin::{write_view as write_bin, BinWriter};
+        use crate::tree::view::{tied_tree, Sparse};
+        let tree = tied_tree();
+        let sparse = Sparse(&tree);
+        let mut failed = FxHashMap::default();
+        failed.insert(1, vec![&b"gone"[..]]);
+        let failed_sparse = failed
+            .iter()
+            .map(|(&k, v)| (Sparse::id(k), v.clone()))
+            .collect();
+        let opts = NcduOptions {
+            root_name: b"/r",
+            extended: true,
+            timestamp: 7,
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        write_view(&tree, 1, &failed, &opts, &mut a).expect("to a Vec");
+        write_view(&sparse, Sparse::id(1), &failed_sparse, &opts, &mut b).expect("to a Vec");
+        assert!(a.len() > 500 && a.windows(4).any(|w| w == b"gone"));
+        assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+        let bin = |view: &dyn Fn(&mut BinWriter<Vec<u8>>) -> io::Result<u64>| {
+            let mut w = BinWriter::with_block_size(Vec::new(), Some(256)).expect("a Vec");
+            let root = view(&mut w).expect("to a Vec");
+            w.finish(root).expect("to a Vec")
+        };
+        let a = bin(&|w| write_bin(&tree, 1, &failed, &opts, w));
+        let b = bin(&|w| write_bin(&sparse, Sparse::id(1), &failed_sparse, &opts, w));
+        assert!(a.len() > 200);
+        assert_eq!(a, b);
     }
 
     #[test]

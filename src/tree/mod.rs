@@ -22,7 +22,7 @@ mod select;
 mod slot;
 mod store;
 mod types;
-mod view;
+pub(crate) mod view;
 
 pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use edit::{Removal, Sizes};

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use super::{flags, EntryKind, NodeId, Sharing, Tree, TOTAL};
+use super::{flags, EntryKind, LinkKey, NodeId, Sharing, StatExtra, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
 /// A tree of settled totals, as the views read it: names, kinds, sizes and children. Sizes
@@ -52,6 +52,40 @@ pub trait TreeView {
     /// Whether the subtrees' sharing was counted (`--extents`): views add its columns.
     fn counts_sharing(&self) -> bool {
         false
+    }
+
+    /// The entry's own sizes, `(apparent, disk)`, without what it holds: what an export writes
+    /// (its reader adds them up). A tree without them (only totals) gives a non-directory's
+    /// sizes and 0 for a directory.
+    fn own_sizes(&self, id: Self::Id) -> (u64, u64) {
+        match self.kind(id) {
+            EntryKind::Dir => (0, 0),
+            _ => (
+                self.size(id, SizeMode::Apparent),
+                self.size(id, SizeMode::Disk),
+            ),
+        }
+    }
+
+    /// The entry's device, when the tree kept identities (an export writes it where it
+    /// changes).
+    fn device(&self, _id: Self::Id) -> Option<u64> {
+        None
+    }
+
+    /// The entry's (device, inode), when the tree kept identities.
+    fn identity(&self, _id: Self::Id) -> Option<LinkKey> {
+        None
+    }
+
+    /// The entry's link count, when kept (a non-directory with more than one).
+    fn links(&self, _id: Self::Id) -> Option<u32> {
+        None
+    }
+
+    /// The entry's owner and mode, when kept.
+    fn extra(&self, _id: Self::Id) -> Option<StatExtra> {
+        None
     }
 
     /// The directory that lists `id` (the total for a scanned path and for itself).
@@ -213,6 +247,34 @@ impl TreeView for Tree {
         !self.sharing.is_empty()
     }
 
+    /// Own sizes while the tree is settled with `Totals::Own` (an export's): a directory's
+    /// node holds its own until totals are summed.
+    #[inline]
+    fn own_sizes(&self, id: NodeId) -> (u64, u64) {
+        let n = self.node(id);
+        (n.apparent, n.disk)
+    }
+
+    #[inline]
+    fn device(&self, id: NodeId) -> Option<u64> {
+        self.device_of(id)
+    }
+
+    #[inline]
+    fn identity(&self, id: NodeId) -> Option<LinkKey> {
+        self.identity_of(id)
+    }
+
+    #[inline]
+    fn links(&self, id: NodeId) -> Option<u32> {
+        self.links_of(id)
+    }
+
+    #[inline]
+    fn extra(&self, id: NodeId) -> Option<StatExtra> {
+        self.extra_of(id)
+    }
+
     #[inline]
     fn parent(&self, id: NodeId) -> NodeId {
         Tree::parent(self, id)
@@ -292,6 +354,27 @@ impl TreeView for Sparse<'_> {
     }
     fn children(&self, id: u64) -> impl Iterator<Item = u64> + '_ {
         TreeView::children(self.0, Self::node(id)).map(Self::id)
+    }
+    fn own_sizes(&self, id: u64) -> (u64, u64) {
+        TreeView::own_sizes(self.0, Self::node(id))
+    }
+    fn device(&self, id: u64) -> Option<u64> {
+        self.0.device_of(Self::node(id))
+    }
+    fn identity(&self, id: u64) -> Option<LinkKey> {
+        self.0.identity_of(Self::node(id))
+    }
+    fn links(&self, id: u64) -> Option<u32> {
+        self.0.links_of(Self::node(id))
+    }
+    fn extra(&self, id: u64) -> Option<StatExtra> {
+        self.0.extra_of(Self::node(id))
+    }
+    fn sharing(&self, id: u64) -> Option<Sharing> {
+        TreeView::sharing(self.0, Self::node(id))
+    }
+    fn counts_sharing(&self) -> bool {
+        self.0.counts_sharing()
     }
 }
 

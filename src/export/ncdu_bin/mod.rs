@@ -14,7 +14,7 @@ mod tree;
 use std::io::{self, Write};
 
 pub use stream::StreamWriter;
-pub use tree::write_tree;
+pub use tree::{write_tree, write_view};
 
 use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
 

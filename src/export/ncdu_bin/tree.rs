@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use super::format::{etype, Item};
 use super::BinWriter;
 use crate::export::ncdu::NcduOptions;
-use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree};
+use rustc_hash::FxHashMap;
+
+use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree, TreeView};
 use crate::walk::ScanError;
 
 /// What a directory still open has gathered from the children written so far.
@@ -43,8 +45,8 @@ impl Below {
     }
 }
 
-struct Open {
-    id: NodeId,
+struct Open<I> {
+    id: I,
     below: Below,
 }
 
@@ -61,17 +63,30 @@ pub fn write_tree<W: Write>(
     out: &mut BinWriter<W>,
 ) -> io::Result<u64> {
     let failed = crate::export::failed_entries(tree, root, errors)?;
-    enum Step {
-        Enter(NodeId),
+    write_view(tree, root, &failed, opts, out)
+}
+
+/// [`write_tree`] of any tree: `failed` the names that could not be stat'ed, by directory.
+pub fn write_view<T: TreeView, W: Write>(
+    tree: &T,
+    root: T::Id,
+    failed: &FxHashMap<T::Id, Vec<&[u8]>>,
+    opts: &NcduOptions<'_>,
+    out: &mut BinWriter<W>,
+) -> io::Result<u64> {
+    enum Step<I> {
+        Enter(I),
         Close,
     }
     let mut item = Item::default();
-    let mut open: Vec<Open> = Vec::new();
+    let mut open: Vec<Open<T::Id>> = Vec::new();
     let mut stack = vec![Step::Enter(root)];
     let mut root_ref = 0;
     while let Some(step) = stack.pop() {
         match step {
-            Step::Enter(id) if tree.node(id).is_dir() && (id == root || !is_special(tree, id)) => {
+            Step::Enter(id)
+                if tree.kind(id) == EntryKind::Dir && (id == root || !is_special(tree, id)) =>
+            {
                 let mut below = Below::default();
                 for name in failed.get(&id).into_iter().flatten() {
                     item.clear();
@@ -82,14 +97,16 @@ pub fn write_tree<W: Write>(
                 }
                 open.push(Open { id, below });
                 stack.push(Step::Close);
-                stack.extend(tree.node(id).children().rev().map(Step::Enter));
+                let first = stack.len();
+                stack.extend(tree.children(id).map(Step::Enter));
+                stack[first..].reverse();
             }
             Step::Enter(id) => {
                 let dir = open.last_mut().expect("a file is never the root");
                 leaf(tree, id, opts.extended, &mut item);
                 item.prev = dir.below.last;
                 let itemref = out.item(&item)?;
-                dir.below.child(itemref, &item, !tree.node(id).is_counted());
+                dir.below.child(itemref, &item, !tree.is_counted(id));
             }
             Step::Close => {
                 let dir = open.pop().expect("a Close follows its Enter");
@@ -109,18 +126,30 @@ pub fn write_tree<W: Write>(
 
 /// An entry written with a name and nothing else: left out by a pattern, on another
 /// filesystem (anything below it is not written: it counts nothing).
-fn is_special(tree: &Tree, id: NodeId) -> bool {
-    tree.node(id).has(flags::FILTERED | flags::OTHER_FS)
+fn is_special<T: TreeView>(tree: &T, id: T::Id) -> bool {
+    tree.flags(id) & (flags::FILTERED | flags::OTHER_FS) != 0
+}
+
+/// The entry's own values as a [`Node`] (what the items are made from).
+fn own_node<T: TreeView>(tree: &T, id: T::Id) -> Node {
+    let (apparent, disk) = tree.own_sizes(id);
+    Node::new(
+        tree.kind(id),
+        disk,
+        apparent,
+        tree.mtime(id),
+        tree.flags(id),
+    )
 }
 
 /// Fills `item` with what a non-directory (or a directory written as a special) is.
-fn leaf(tree: &Tree, id: NodeId, extended: bool, item: &mut Item) {
-    let node = tree.node(id);
+fn leaf<T: TreeView>(tree: &T, id: T::Id, extended: bool, item: &mut Item) {
+    let node = own_node(tree, id);
     let linked = node.has(flags::HARDLINK) || node.has(flags::DUPLICATE);
-    let identity = linked.then(|| tree.identity_of(id)).flatten();
+    let identity = linked.then(|| tree.identity(id)).flatten();
     let ino = identity.map(|(_, ino)| ino);
-    let nlink = tree.links_of(id).unwrap_or(1);
-    let extra = extended.then(|| tree.extra_of(id)).flatten();
+    let nlink = tree.links(id).unwrap_or(1);
+    let extra = extended.then(|| tree.extra(id)).flatten();
     leaf_item(tree.name(id), &node, ino, nlink, extra, extended, item);
 }
 
@@ -163,18 +192,24 @@ pub(super) fn leaf_item(
 }
 
 /// Fills `item` with a directory, its children written (`dir` says what they hold).
-fn directory(tree: &Tree, dir: &Open, root: NodeId, opts: &NcduOptions<'_>, item: &mut Item) {
+fn directory<T: TreeView>(
+    tree: &T,
+    dir: &Open<T::Id>,
+    root: T::Id,
+    opts: &NcduOptions<'_>,
+    item: &mut Item,
+) {
     let id = dir.id;
-    let node = tree.node(id);
+    let node = own_node(tree, id);
     let name = if id == root {
         opts.root_name
     } else {
         tree.name(id)
     };
     let dev = tree
-        .device_of(id)
-        .filter(|&dev| id == root || tree.device_of(tree.parent(id)) != Some(dev));
-    let extra = opts.extended.then(|| tree.extra_of(id)).flatten();
+        .device(id)
+        .filter(|&dev| id == root || tree.device(tree.parent(id)) != Some(dev));
+    let extra = opts.extended.then(|| tree.extra(id)).flatten();
     dir_item(name, &node, dev, &dir.below, extra, opts.extended, item);
 }
 

@@ -10,7 +10,8 @@ use super::prune::Source;
 use crate::diff::select::DiffSelection;
 use crate::diff::{Diff, Entry, Status};
 use crate::render::labels::Labels;
-use crate::tree::{EntryKind, NodeId, Selection, Sharing, Tree, TOTAL};
+use crate::tree::{EntryKind, Selection, Sharing, Tree, TreeView};
+use crate::vocab::SizeMode;
 
 /// What the page shows of one entry besides its size.
 pub struct Info<'a> {
@@ -35,60 +36,61 @@ pub trait Describe: Source {
 }
 
 /// A scan, as the printed views see it: what `sel` shows below `top`.
-pub struct ScanSource<'a> {
-    pub tree: &'a Tree,
-    pub top: NodeId,
-    pub sel: &'a Selection,
-    pub labels: &'a Labels,
+pub struct ScanSource<'a, T: TreeView = Tree> {
+    pub tree: &'a T,
+    pub top: T::Id,
+    pub sel: &'a Selection<T::Id>,
+    pub labels: &'a Labels<T::Id>,
     /// `--by-owner`: the legend's index of each uid (the others share the last one).
     pub owners: Option<(&'a FxHashMap<u32, u32>, u32)>,
 }
 
-impl Source for ScanSource<'_> {
-    type Id = NodeId;
-    fn top(&self) -> NodeId {
+impl<T: TreeView> Source for ScanSource<'_, T> {
+    type Id = T::Id;
+    fn top(&self) -> T::Id {
         self.top
     }
-    fn children(&self, id: NodeId, out: &mut Vec<NodeId>) {
+    fn children(&self, id: T::Id, out: &mut Vec<T::Id>) {
         if self.sel.is_collapsed(id) {
             return;
         }
-        let kids = self.tree.node(id).children();
+        let kids = self.tree.children(id);
         out.extend(kids.filter(|&c| self.sel.is_visible(self.tree, c)));
     }
-    fn size(&self, id: NodeId) -> u64 {
-        self.tree.size_of(id, self.sel.mode)
+    fn size(&self, id: T::Id) -> u64 {
+        self.tree.size(id, self.sel.mode)
     }
-    fn name(&self, id: NodeId) -> &[u8] {
+    fn name(&self, id: T::Id) -> &[u8] {
         self.tree.name(id)
     }
 }
 
-impl Describe for ScanSource<'_> {
-    fn info(&self, id: NodeId) -> Info<'_> {
+impl<T: TreeView> Describe for ScanSource<'_, T> {
+    fn info(&self, id: T::Id) -> Info<'_> {
         let tree = self.tree;
-        let n = tree.node(id);
+        let is_total = id == tree.total();
         let name = match id {
-            TOTAL => Cow::Borrowed(&b"(total)"[..]),
+            _ if is_total => Cow::Borrowed(&b"(total)"[..]),
             _ if tree.is_root(id) => Cow::Owned(self.labels.json_root(tree, id)),
             _ => Cow::Borrowed(tree.name(id)),
         };
         let class = self.owners.map(|(index, others)| {
-            let uid = tree.extra_of(id).map(|x| x.uid);
+            let uid = tree.extra(id).map(|x| x.uid);
             uid.and_then(|u| index.get(&u).copied()).unwrap_or(others)
         });
+        let mtime = tree.mtime(id);
         Info {
             name,
-            kind: if id == TOTAL {
+            kind: if is_total {
                 EntryKind::Dir
             } else {
-                n.kind()
+                tree.kind(id)
             },
-            items: u64::from(n.entries),
-            mtime: (n.mtime > 0).then_some(n.mtime),
+            items: tree.size(id, SizeMode::Count),
+            mtime: (mtime > 0).then_some(mtime),
             class,
             old: None,
-            sharing: tree.sharing.get(id as usize).copied(),
+            sharing: tree.sharing(id),
         }
     }
 }
