@@ -13,6 +13,9 @@
 #               import  hogs --import EXPORT -d 1
 #               diff    hogs --diff EXPORT TREE        (the export against a new walk)
 #               i       hogs i TREE                    (in a detached tmux pane)
+#               Obin    hogs -O EXPORT.ncdu TREE       (a scan streamed to a binary export)
+#               browse  hogs --import EXPORT.ncdu -d 2 (a binary export read, not loaded)
+#               ibrowse hogs i --import EXPORT.ncdu    (the same, browsed; in tmux as `i`)
 #               merge   hogs --import PARTS -O MERGED.ncdu  (merge to binary: each directory
 #                       directly in TREE exported to binary first, untimed, one part each;
 #                       streamed, its peak must not grow with the parts)
@@ -43,7 +46,7 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "memory-curve.sh: $*" >&2; exit 2; }
 note() { echo "memory-curve.sh: $*" >&2; }
 
-ALL_VIEWS=d1,f,j,O,import,diff,i,merge
+ALL_VIEWS=d1,f,j,O,import,diff,i,Obin,browse,ibrowse,merge
 RUNS=3 VIEWS=$ALL_VIEWS OUT=/tmp/hogs-memory-curve SUMMARY=0
 while getopts "r:v:o:Sh" opt; do
   case $opt in
@@ -84,7 +87,8 @@ import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 views = [v for v in sys.argv[2].split(",") if v]
 names = {"d1": "-d 1", "f": "-f -d 1", "j": "-j", "O": "-O", "import": "--import -d 1",
-         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu"}
+         "diff": "--diff EXPORT TREE", "i": "i", "Obin": "-O x.ncdu", "browse": "--import x.ncdu -d 2",
+         "ibrowse": "i --import x.ncdu", "merge": "--import PARTS -O x.ncdu"}
 runs = {}
 for view, tree, entries, _run, kib, secs in rows:
     runs.setdefault((view, tree, int(entries)), []).append((int(kib), float(secs)))
@@ -140,7 +144,7 @@ fi
 HOGS=$(cd "$(dirname "$HOGS")" && pwd)/$(basename "$HOGS")
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is needed (apt-get install time)"
 command -v python3 >/dev/null || die "python3 is needed"
-if [[ " ${views[*]} " == *" i "* ]]; then
+if [[ " ${views[*]} " =~ " "(i|ibrowse)" " ]]; then
   command -v tmux >/dev/null || die "tmux is needed for the view 'i' (or leave it out: -v)"
 fi
 trees=()
@@ -169,6 +173,9 @@ command_of() {
     import) echo "$h --import $e -d 1" ;;
     diff) echo "$h --diff $e $t" ;;
     i) echo "$h i $t" ;;
+    Obin) echo "$h -O $e.ncdu $t" ;;
+    browse) echo "$h --import $e.ncdu -d 2" ;;
+    ibrowse) echo "$h i --import $e.ncdu" ;;
     merge) local parts
       parts=$(printf '%q' "$3.parts")
       echo "$h --import $parts/*.ncdu -O $parts/merged.ncdu" ;;
@@ -185,9 +192,10 @@ run_timed() { # CMD LOG
 }
 
 # one run of `hogs i TREE` in tmux: sets SECS and KIB
-run_tui() { # TREE LOG
+run_tui() { # VIEW TREE EXPORT LOG
   local cmd t0 t1 pid screen status waited=0
-  cmd=$(command_of i "$1" "")
+  cmd=$(command_of "$1" "$2" "$3")
+  shift 2
   tmux -S "$SOCK" kill-session -t curve 2>/dev/null || true
   t0=$(date +%s.%N)
   tmux -S "$SOCK" new-session -d -s curve -x 120 -y 40 "exec $cmd 2> $(printf '%q' "$2")"
@@ -231,6 +239,10 @@ for tree in "${trees[@]}"; do
     note "export for import/diff (untimed): $(command_of O "$tree" "$export_file")"
     "$HOGS" -O "$export_file" "$tree" > /dev/null
   fi
+  if [[ " ${views[*]} " != *" Obin "* && " ${views[*]} " =~ " "(browse|ibrowse)" " ]]; then
+    note "binary export for browse (untimed): $(command_of Obin "$tree" "$export_file")"
+    "$HOGS" -O "$export_file.ncdu" "$tree" > /dev/null
+  fi
   if [[ " ${views[*]} " == *" merge "* ]]; then
     note "binary parts for merge (untimed): each directory in $tree"
     rm -rf "$export_file.parts" && mkdir -p "$export_file.parts"
@@ -243,8 +255,8 @@ for tree in "${trees[@]}"; do
   for ((r = 1; r <= RUNS; r++)); do
     for v in "${views[@]}"; do
       log=$OUT/$label.$v.$r.log
-      if [[ $v == i ]]; then
-        run_tui "$tree" "$log"
+      if [[ $v == i || $v == ibrowse ]]; then
+        run_tui "$v" "$tree" "$export_file" "$log"
       else
         run_timed "$(command_of "$v" "$tree" "$export_file")" "$log"
       fi
