@@ -1,22 +1,24 @@
 //! A read-only tree browsed key by key beside the in-memory scan of the same directories:
 //! the scan is a real walk of a temporary tree, the read-only tree that scan's tree seen
 //! through [`Sparse`] ids (neither dense nor a range of children, as a file-backed tree's
-//! offsets are not), so a screen that differs shows a part of the listing that still reads
-//! the tree's storage.
+//! offsets are not) with no stored parents ([`Remembered`]), so a screen that differs (or a
+//! panic) shows a part of the listing that still reads the tree's storage.
 
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use rustc_hash::FxHashMap;
 
 use super::*;
-use crate::tree::{PathFilters, Sparse, Tree};
+use crate::tree::{EntryKind, PathFilters, Sparse, Tree, TreeView};
 use crate::tui::app::App;
 use crate::tui::event::{key_event, Scripted};
-use crate::tui::shown::READ_ONLY;
-use crate::tui::state::Overlay;
+use crate::tui::shown::{Shown, READ_ONLY};
+use crate::tui::state::{AsScan, Overlay};
 use crate::vocab::{SizeMode, UnitStyle};
 use crate::walk::WalkOptions;
 
@@ -75,6 +77,75 @@ fn sample() -> tempfile::TempDir {
     dir
 }
 
+/// The scan's tree through [`Sparse`] ids, knowing the parent only of what it listed (as a
+/// file-backed tree, which stores no parent links, remembers them as it visits): a view that
+/// asks for the parent of an entry it did not reach from the top panics here.
+#[derive(Debug)]
+struct Remembered<'t> {
+    ids: Sparse<'t>,
+    parents: RefCell<FxHashMap<u64, u64>>,
+}
+
+impl<'t> Remembered<'t> {
+    fn new(tree: &'t Tree) -> Remembered<'t> {
+        Remembered {
+            ids: Sparse(tree),
+            parents: RefCell::default(),
+        }
+    }
+}
+
+impl TreeView for Remembered<'_> {
+    type Id = u64;
+    fn total(&self) -> u64 {
+        self.ids.total()
+    }
+    fn roots(&self) -> impl Iterator<Item = u64> + '_ {
+        let total = self.total();
+        let listed = move |&r: &u64| {
+            self.parents.borrow_mut().insert(r, total);
+        };
+        self.ids.roots().inspect(listed)
+    }
+    fn name(&self, id: u64) -> &[u8] {
+        self.ids.name(id)
+    }
+    fn kind(&self, id: u64) -> EntryKind {
+        self.ids.kind(id)
+    }
+    fn flags(&self, id: u64) -> u8 {
+        self.ids.flags(id)
+    }
+    fn size(&self, id: u64, mode: SizeMode) -> u64 {
+        self.ids.size(id, mode)
+    }
+    fn mtime(&self, id: u64) -> i64 {
+        self.ids.mtime(id)
+    }
+    fn parent(&self, id: u64) -> u64 {
+        if id == self.total() {
+            return id;
+        }
+        let parents = self.parents.borrow();
+        *parents
+            .get(&id)
+            .expect("the parent of an entry never listed")
+    }
+    fn child_count(&self, id: u64) -> usize {
+        self.ids.child_count(id)
+    }
+    fn children(&self, id: u64) -> impl Iterator<Item = u64> + '_ {
+        let listed = move |&c: &u64| {
+            self.parents.borrow_mut().insert(c, id);
+        };
+        self.ids.children(id).inspect(listed)
+    }
+}
+
+impl Shown for Remembered<'_> {}
+
+impl AsScan for Remembered<'_> {}
+
 fn lines(term: &Terminal<TestBackend>) -> Vec<String> {
     let buf = term.backend().buffer();
     buf.content()
@@ -87,7 +158,7 @@ fn lines(term: &Terminal<TestBackend>) -> Vec<String> {
 struct Pair<'t> {
     scan: App,
     scan_term: Terminal<TestBackend>,
-    read: Browser<Sparse<'t>>,
+    read: Browser<Remembered<'t>>,
     read_term: Terminal<TestBackend>,
 }
 
@@ -97,7 +168,7 @@ impl<'t> Pair<'t> {
         let mut p = Pair {
             scan,
             scan_term: term(),
-            read: Browser::new(Sparse(tree), options(), Styles::plain()),
+            read: Browser::new(Remembered::new(tree), options(), Styles::plain()),
             read_term: term(),
         };
         p.draw();
