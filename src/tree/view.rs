@@ -309,6 +309,7 @@ impl TreeView for Tree {
 /// The in-memory tree seen through ids that are neither dense nor a range of children (as a
 /// file-backed tree's offsets are not), for tests that a view reads only through the trait.
 #[cfg(test)]
+#[derive(Debug)]
 pub(crate) struct Sparse<'t>(pub &'t Tree);
 
 #[cfg(test)]

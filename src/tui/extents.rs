@@ -5,22 +5,23 @@
 //! leave its directories, although what it shared with a file that stays may now be that
 //! file's own (the filesystem would say so on the next scan; `r` reads the whole scan again).
 
-use super::state::State;
+use super::shown::removed;
+use super::state::{AsScan, State};
 use crate::tree::{flags, NodeId, Sharing, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
 /// The sharing of `id`, when the view shows it: a scan with `--extents` (or an export of
 /// one) in disk sizes, and an entry of the tree (not a removed row of a comparison).
-pub fn of(state: &State, id: NodeId) -> Option<Sharing> {
-    if state.mode() != SizeMode::Disk || super::diff::removed_of(id).is_some() {
+pub fn of<T: AsScan>(state: &State<T>, id: T::Id) -> Option<Sharing> {
+    if state.mode() != SizeMode::Disk || removed::<T>(id).is_some() {
         return None;
     }
-    state.tree().sharing.get(id as usize).copied()
+    state.tree().sharing(id)
 }
 
 /// Whether the view shows the columns.
-pub fn shown(state: &State) -> bool {
-    state.mode() == SizeMode::Disk && !state.tree().sharing.is_empty()
+pub fn shown<T: AsScan>(state: &State<T>) -> bool {
+    state.mode() == SizeMode::Disk && state.tree().counts_sharing()
 }
 
 /// What deleting `targets` (outermost entries) frees for sure: what only they hold. And
@@ -71,7 +72,7 @@ pub fn forget(tree: &mut Tree, removed: &[NodeId]) {
 
 /// The delete dialog's words in `--extents`: `980Ki freed: what only it holds; 2.9Mi
 /// shared may stay` (what is shared is freed only with everything else that refers to it).
-pub fn words(state: &State, freed: (u64, Option<u64>), targets: usize) -> String {
+pub fn words<T: AsScan>(state: &State<T>, freed: (u64, Option<u64>), targets: usize) -> String {
     let (exclusive, shared) = freed;
     let it = if targets == 1 {
         "it holds"
@@ -89,7 +90,7 @@ pub fn words(state: &State, freed: (u64, Option<u64>), targets: usize) -> String
 
 /// The `excl` and `shared` cells of the visible rows, each column right-aligned to its
 /// widest; `None` when the view shows no such columns.
-pub fn cells(state: &State, visible: &[NodeId]) -> Option<Vec<String>> {
+pub fn cells<T: AsScan>(state: &State<T>, visible: &[T::Id]) -> Option<Vec<String>> {
     if !shown(state) {
         return None;
     }
@@ -111,7 +112,7 @@ pub fn cells(state: &State, visible: &[NodeId]) -> Option<Vec<String>> {
 }
 
 /// The header's words for the current directory: ` · excl 980Ki · shared 2.9Mi`.
-pub fn header(state: &State) -> String {
+pub fn header<T: AsScan>(state: &State<T>) -> String {
     match of(state, state.dir()).filter(|_| shown(state)) {
         Some(s) => format!(
             " · excl {} · shared {}",

@@ -5,10 +5,13 @@
 //! generation (bumped whenever sizes change) and the sort settings; moving, toggling columns
 //! and redrawing never sort again.
 
+use std::hash::Hash;
+
 use regex::bytes::{Regex, RegexBuilder};
 use rustc_hash::FxHashMap;
 
-use super::diff::{removed_of, Delta};
+use super::diff::{Change, Delta};
+use super::shown::{removed, Shown};
 use crate::tree::{flags, Node, NodeId, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
@@ -91,34 +94,42 @@ impl Filter {
 }
 
 /// Whether a child is shown at all (deleted entries and files left out by -e / -v are not).
-pub fn shown(tree: &Tree, id: NodeId) -> bool {
-    let n = tree.node(id);
-    !n.has(flags::REMOVED) && !n.has(flags::FILTERED)
+pub fn shown(flags: u8) -> bool {
+    flags & (flags::REMOVED | flags::FILTERED) == 0
 }
 
-/// What rows are: nodes of the tree on screen and, in a comparison with an earlier scan,
+/// What rows are: entries of the tree on screen and, in a comparison with an earlier scan,
 /// removed rows (entries of the old scan only, see [`super::diff`]).
-#[derive(Copy, Clone)]
-pub struct Source<'a> {
-    pub tree: &'a Tree,
+pub struct Source<'a, T: Shown = Tree> {
+    pub tree: &'a T,
     pub delta: Option<&'a Delta>,
     /// Whether the comparison is shown (not while walking: what is not read yet would look
     /// removed): changes, and removed entries listed.
     pub compared: bool,
 }
 
-impl<'a> Source<'a> {
+impl<T: Shown> Clone for Source<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Shown> Copy for Source<'_, T> {}
+
+impl<'a, T: Shown> Source<'a, T> {
     /// The node of a row (the old scan's for a removed row).
-    pub fn node(&self, id: NodeId) -> Node {
-        match (removed_of(id), self.delta) {
+    pub fn node(&self, id: T::Id) -> Node {
+        match (removed::<T>(id), self.delta) {
             (None, _) => self.tree.node(id),
-            (Some(_), Some(d)) => d.old_node(id).unwrap_or_else(|| self.tree.node(TOTAL)),
-            (Some(_), None) => self.tree.node(TOTAL),
+            (Some(_), Some(d)) => d
+                .old_node(T::scan_id(id).unwrap_or(TOTAL))
+                .unwrap_or_else(|| self.tree.node(self.tree.total())),
+            (Some(_), None) => self.tree.node(self.tree.total()),
         }
     }
 
-    pub fn name(&self, id: NodeId) -> &'a [u8] {
-        match (removed_of(id), self.delta) {
+    pub fn name(&self, id: T::Id) -> &'a [u8] {
+        match (removed::<T>(id), self.delta) {
             (None, _) => self.tree.name(id),
             (Some(o), Some(d)) if (o as usize) < d.old().len() => d.old().name(o),
             (Some(_), _) => b"?",
@@ -126,52 +137,65 @@ impl<'a> Source<'a> {
     }
 
     /// The full path of a row (a removed row's as it was).
-    pub fn path(&self, id: NodeId) -> Vec<u8> {
-        match (removed_of(id), self.delta) {
+    pub fn path(&self, id: T::Id) -> Vec<u8> {
+        match (removed::<T>(id), self.delta) {
             (None, _) => self.tree.path(id),
             (Some(o), Some(d)) if (o as usize) < d.old().len() => d.old().path(o),
             (Some(_), _) => b"?".to_vec(),
         }
     }
 
-    /// The comparison, when it is shown.
-    pub fn shown_delta(&self) -> Option<&'a Delta> {
-        self.delta.filter(|_| self.compared)
+    /// The comparison, when it is shown, and the scan it compares.
+    pub fn shown_delta(&self) -> Option<(&'a Delta, &'a Tree)> {
+        let scan = self.tree.scan()?;
+        self.delta.filter(|_| self.compared).map(|d| (d, scan))
+    }
+
+    /// What became of a row since the earlier scan, when the comparison is shown.
+    pub fn change(&self, id: T::Id) -> Option<Change> {
+        let (d, scan) = self.shown_delta()?;
+        d.change(scan, T::scan_id(id)?)
     }
 
     /// The rows of `dir`, unsorted: its shown children, then what was removed from it.
-    pub fn children(&self, dir: NodeId) -> Vec<NodeId> {
-        let mut rows: Vec<NodeId> = match removed_of(dir) {
+    pub fn children(&self, dir: T::Id) -> Vec<T::Id> {
+        let tree = self.tree;
+        let mut rows: Vec<T::Id> = match removed::<T>(dir) {
             Some(_) => Vec::new(),
-            None => self
-                .tree
-                .node(dir)
-                .children()
-                .filter(|&c| shown(self.tree, c))
+            None => tree
+                .children(dir)
+                .filter(|&c| shown(tree.flags(c)))
                 .collect(),
         };
-        if let Some(d) = self.shown_delta() {
-            rows.extend(d.removed_rows(self.tree, dir));
+        if let (Some((d, scan)), Some(dir)) = (self.shown_delta(), T::scan_id(dir)) {
+            let removed = d.removed_rows(scan, dir);
+            rows.extend(removed.into_iter().filter_map(T::from_scan_id));
         }
         rows
     }
 
     /// The change since the earlier scan, whatever its sign (a sort by change without one
     /// sorts by size).
-    fn magnitude(&self, id: NodeId) -> Option<u128> {
-        self.shown_delta().map(|d| d.magnitude(self.tree, id))
+    fn magnitude(&self, id: T::Id) -> Option<u128> {
+        let (d, scan) = self.shown_delta()?;
+        Some(T::scan_id(id).map_or(0, |n| d.magnitude(scan, n)))
     }
 }
 
 /// Children of `dir` in display order. Ties are broken by name, then by id, so the order is
 /// total and the same on every run.
-pub fn sorted_children(src: &Source<'_>, dir: NodeId, sort: Sort, mode: SizeMode) -> Vec<NodeId> {
+pub fn sorted_children<T: Shown>(
+    src: &Source<'_, T>,
+    dir: T::Id,
+    sort: Sort,
+    mode: SizeMode,
+) -> Vec<T::Id> {
     let mut rows = src.children(dir);
-    let by_name = |a: &NodeId, b: &NodeId| src.name(*a).cmp(src.name(*b)).then(a.cmp(b));
+    let by_name = |a: &T::Id, b: &T::Id| src.name(*a).cmp(src.name(*b)).then(a.cmp(b));
     match sort.key {
         SortKey::Name => rows.sort_unstable_by(by_name),
         key => {
-            let value = |id: NodeId| {
+            let value = |id: T::Id| {
                 let n = src.node(id);
                 match (key, src.magnitude(id)) {
                     (SortKey::Change, Some(c)) => c.min(i128::MAX as u128) as i128,
@@ -181,7 +205,7 @@ pub fn sorted_children(src: &Source<'_>, dir: NodeId, sort: Sort, mode: SizeMode
                 }
             };
             // the key once per row, not once per comparison
-            let mut keyed: Vec<(i128, NodeId)> = rows.iter().map(|&id| (value(id), id)).collect();
+            let mut keyed: Vec<(i128, T::Id)> = rows.iter().map(|&id| (value(id), id)).collect();
             keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| by_name(&a.1, &b.1)));
             rows.clear();
             rows.extend(keyed.into_iter().map(|(_, id)| id));
@@ -202,25 +226,37 @@ struct CacheKey {
 }
 
 /// Sorted children per directory, and the filtered rows of the current one.
-#[derive(Debug, Default)]
-pub struct Listing {
+#[derive(Debug)]
+pub struct Listing<I = NodeId> {
     key: Option<CacheKey>,
     /// Per directory: its shown children in order, and the largest size among them (bars are
     /// drawn relative to it).
-    sorted: FxHashMap<NodeId, (Vec<NodeId>, u64)>,
-    dir: NodeId,
+    sorted: FxHashMap<I, (Vec<I>, u64)>,
+    dir: Option<I>,
     /// The current directory's rows after the filter, when a filter is active.
-    filtered: Option<Vec<NodeId>>,
+    filtered: Option<Vec<I>>,
     /// What `filtered` was computed for: moving the cursor must not run the filter again.
-    filtered_for: Option<(NodeId, String, CacheKey)>,
+    filtered_for: Option<(I, String, CacheKey)>,
 }
 
-impl Listing {
+impl<I> Default for Listing<I> {
+    fn default() -> Self {
+        Listing {
+            key: None,
+            sorted: FxHashMap::default(),
+            dir: None,
+            filtered: None,
+            filtered_for: None,
+        }
+    }
+}
+
+impl<I: Copy + Eq + Hash> Listing<I> {
     /// Makes [`Listing::rows`] the rows of `dir`; sorts only what is not cached yet.
-    pub fn refresh(
+    pub fn refresh<T: Shown<Id = I>>(
         &mut self,
-        src: &Source<'_>,
-        dir: NodeId,
+        src: &Source<'_, T>,
+        dir: I,
         sort: Sort,
         mode: SizeMode,
         generation: u64,
@@ -235,7 +271,7 @@ impl Listing {
             self.sorted.clear();
             self.key = Some(key);
         }
-        self.dir = dir;
+        self.dir = Some(dir);
         let (sorted, _) = self.sorted.entry(dir).or_insert_with(|| {
             let rows = sorted_children(src, dir, sort, mode);
             let largest = rows
@@ -266,18 +302,17 @@ impl Listing {
         self.filtered_for = None;
     }
 
-    pub fn rows(&self) -> &[NodeId] {
-        match &self.filtered {
-            Some(rows) => rows,
-            None => self
-                .sorted
-                .get(&self.dir)
-                .map_or(&[], |(r, _)| r.as_slice()),
+    pub fn rows(&self) -> &[I] {
+        match (&self.filtered, &self.dir) {
+            (Some(rows), _) => rows,
+            (None, Some(dir)) => self.sorted.get(dir).map_or(&[], |(r, _)| r.as_slice()),
+            (None, None) => &[],
         }
     }
 
     /// The largest size among the current directory's children.
     pub fn largest(&self) -> u64 {
-        self.sorted.get(&self.dir).map_or(0, |&(_, l)| l)
+        let dir = self.dir.as_ref();
+        dir.and_then(|d| self.sorted.get(d)).map_or(0, |&(_, l)| l)
     }
 }

@@ -1,19 +1,30 @@
 //! Marked entries. Marks belong to tree nodes (ids never move), not to rows: they survive
 //! sorting, filtering, navigation and live updates.
 
+use std::hash::Hash;
+
 use rustc_hash::FxHashSet;
 
-use crate::tree::{NodeId, Tree};
+use crate::tree::{NodeId, TreeView};
 use crate::vocab::SizeMode;
 
-#[derive(Debug, Default)]
-pub struct Marks {
+#[derive(Debug)]
+pub struct Marks<I = NodeId> {
     /// In the order they were marked (the mark pane lists them so).
-    order: Vec<NodeId>,
-    set: FxHashSet<NodeId>,
+    order: Vec<I>,
+    set: FxHashSet<I>,
 }
 
-impl Marks {
+impl<I> Default for Marks<I> {
+    fn default() -> Self {
+        Marks {
+            order: Vec::new(),
+            set: FxHashSet::default(),
+        }
+    }
+}
+
+impl<I: Copy + Eq + Hash> Marks<I> {
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }
@@ -22,12 +33,12 @@ impl Marks {
         self.order.len()
     }
 
-    pub fn contains(&self, id: NodeId) -> bool {
+    pub fn contains(&self, id: I) -> bool {
         self.set.contains(&id)
     }
 
     /// Marks or unmarks; returns whether it is marked now.
-    pub fn toggle(&mut self, id: NodeId) -> bool {
+    pub fn toggle(&mut self, id: I) -> bool {
         if self.set.remove(&id) {
             self.order.retain(|&m| m != id);
             false
@@ -38,12 +49,12 @@ impl Marks {
         }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = I> + '_ {
         self.order.iter().copied()
     }
 
     /// Drops every mark for which `keep` is false.
-    pub fn retain(&mut self, mut keep: impl FnMut(NodeId) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(I) -> bool) {
         let set = &mut self.set;
         self.order.retain(|&m| {
             let k = keep(m);
@@ -61,13 +72,14 @@ impl Marks {
 
     /// The marks that are not inside another marked entry: what a delete acts on, and what
     /// the total counts (a marked file inside a marked directory is not counted twice).
-    pub fn outermost(&self, tree: &Tree) -> Vec<NodeId> {
+    pub fn outermost<T: TreeView<Id = I>>(&self, tree: &T) -> Vec<I> {
+        let total = tree.total();
         self.order
             .iter()
             .copied()
             .filter(|&m| {
                 let mut p = m;
-                while p != crate::tree::TOTAL {
+                while p != total {
                     p = tree.parent(p);
                     if self.set.contains(&p) {
                         return false;
@@ -79,10 +91,10 @@ impl Marks {
     }
 
     /// Total size of the outermost marks.
-    pub fn total(&self, tree: &Tree, mode: SizeMode) -> u64 {
+    pub fn total<T: TreeView<Id = I>>(&self, tree: &T, mode: SizeMode) -> u64 {
         self.outermost(tree)
             .into_iter()
-            .map(|m| tree.node(m).size(mode))
+            .map(|m| tree.size(m, mode))
             .fold(0, u64::saturating_add)
     }
 }
@@ -91,9 +103,9 @@ impl Marks {
 /// escaped (a name must not drive it), one per line; elsewhere they are the raw bytes, so a
 /// pipe gets paths it can use, ended by a newline, or with `null` (`-0`) by a NUL byte (a
 /// name may hold a newline: `xargs -0` is the safe reader).
-pub fn print(
-    marks: &Marks,
-    tree: &crate::tree::Tree,
+pub fn print<T: TreeView>(
+    marks: &Marks<T::Id>,
+    tree: &T,
     out: &mut dyn std::io::Write,
     terminal: bool,
     null: bool,

@@ -4,10 +4,12 @@
 //! The split: [`state`] (pure data and transitions), [`action`] (keys and mouse → actions),
 //! [`view`] (state → widgets), [`event`] (where input comes from), [`app`] (the event loop and
 //! background work), [`delete`] (every destructive syscall), [`terminal`] (raw mode in, and
-//! always back out).
+//! always back out). [`shown`] is what a tree must be to be browsed, [`browse`] the loop of
+//! a read-only one (no walk, nothing deleted or rescanned).
 
 pub mod action;
 pub mod app;
+pub mod browse;
 mod cells;
 pub mod delete;
 pub mod diff;
@@ -18,6 +20,7 @@ pub mod listing;
 pub mod marks;
 mod overlay;
 mod rows;
+pub mod shown;
 pub mod signals;
 pub mod state;
 pub mod style;

@@ -6,12 +6,12 @@ use ratatui::style::{Color, Style};
 use ratatui::widgets::{Block, Clear, Widget};
 
 use super::cells::{put_str, width};
-use super::state::{Overlay, State};
+use super::state::{AsScan, Overlay, State};
 use super::text::{keep_head, keep_tail, path_text as path_of};
 use crate::tree::NodeId;
 
 /// Draws the state's overlay, if any, over `area`.
-pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
+pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     match state.overlay() {
         Overlay::None => {}
         Overlay::Help => draw_box(
@@ -35,6 +35,10 @@ pub fn draw(buf: &mut Buffer, area: Rect, state: &State) {
             Color::Yellow,
         ),
         Overlay::Confirm { targets, trash } => {
+            // (asked only of the in-memory scan: nothing else is deleted)
+            let Some(state) = T::scan_state(state) else {
+                return;
+            };
             // a path keeps its end, the name: the box's borders, margin and indent are 5
             let room = usize::from(area.width).saturating_sub(5);
             let (title, lines) = confirm_lines(state, targets, *trash, room);

@@ -8,12 +8,13 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::cells::put_line;
-use super::diff::{Change, Delta};
-use super::state::State;
+use super::diff::Change;
+use super::shown::removed;
+use super::state::{AsScan, State};
 use super::style::Styles;
 use crate::render::diff::signed_size;
 use crate::render::escape::{escape, str_width, truncate};
-use crate::tree::{flags, EntryKind, NodeId};
+use crate::tree::{flags, EntryKind};
 
 /// Widths of the optional columns at a screen width.
 fn bar_width(width: u16) -> usize {
@@ -35,7 +36,7 @@ pub fn date(secs: i64) -> String {
     }
 }
 
-fn flag_char(state: &State, id: NodeId) -> char {
+fn flag_char<T: AsScan>(state: &State<T>, id: T::Id) -> char {
     let n = state.node(id);
     if n.has(flags::UNREADABLE) {
         '!'
@@ -52,14 +53,8 @@ fn flag_char(state: &State, id: NodeId) -> char {
     }
 }
 
-/// The comparison with an earlier scan, when there is one to show: not while the walk runs
-/// (what is not read yet would look removed).
-fn shown_delta(state: &State) -> Option<&Delta> {
-    state.source().shown_delta()
-}
-
 /// The change column of one row, and its colour.
-fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
+fn change_text<T: AsScan>(state: &State<T>, change: Option<Change>) -> (String, Color) {
     match change {
         None => (String::new(), Color::Reset),
         Some(Change::Added) => ("new".into(), Color::Cyan),
@@ -72,9 +67,9 @@ fn change_text(state: &State, change: Option<Change>) -> (String, Color) {
 }
 
 /// The old size of a removed row's directory: what its percentage is of.
-fn removed_parent_size(state: &State, id: NodeId) -> u64 {
+fn removed_parent_size<T: AsScan>(state: &State<T>, id: T::Id) -> u64 {
     let old = state.delta().map(|d| d.old());
-    match (super::diff::removed_of(id), old) {
+    match (removed::<T>(id), old) {
         (Some(o), Some(old)) if (o as usize) < old.len() => {
             old.node(old.parent(o)).size(state.mode())
         }
@@ -89,7 +84,7 @@ fn bar(filled: f64, width: usize) -> String {
     s
 }
 
-pub fn draw_rows(buf: &mut Buffer, area: Rect, state: &State, styles: &Styles) {
+pub fn draw_rows<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>, styles: &Styles) {
     let rows = state.rows();
     if rows.is_empty() {
         let text = if state.display().filter().is_active() {
@@ -150,16 +145,16 @@ struct Columns {
 const NAME_ROOM: usize = 12;
 
 impl Columns {
-    fn of(state: &State, visible: &[NodeId], width: u16) -> Columns {
+    fn of<T: AsScan>(state: &State<T>, visible: &[T::Id], width: u16) -> Columns {
         let src = state.source();
         let sizes: Vec<String> = visible
             .iter()
             .map(|&id| state.format(src.node(id).size(state.mode())))
             .collect();
-        let changes: Option<Vec<(String, Color)>> = shown_delta(state).map(|delta| {
+        let changes: Option<Vec<(String, Color)>> = src.shown_delta().map(|_| {
             visible
                 .iter()
-                .map(|&id| change_text(state, delta.change(state.tree(), id)))
+                .map(|&id| change_text(state, src.change(id)))
                 .collect()
         });
         let change_w = changes
@@ -217,12 +212,12 @@ impl Columns {
 
 /// The `i`th visible row, entry `id`: size, share, change, bar, optional columns, flags and
 /// the name cut to what is left of `width`.
-fn row_line(
-    state: &State,
+fn row_line<T: AsScan>(
+    state: &State<T>,
     styles: &Styles,
     cols: &Columns,
     i: usize,
-    id: NodeId,
+    id: T::Id,
     width: u16,
 ) -> Line<'static> {
     let src = state.source();

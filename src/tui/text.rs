@@ -4,9 +4,8 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::state::State;
+use super::state::{AsScan, State};
 use crate::render::escape::{escape, shown, truncate};
-use crate::tree::{NodeId, TOTAL};
 
 /// A name or path as it may be shown: escaped, valid UTF-8.
 pub fn display(bytes: &[u8]) -> String {
@@ -14,8 +13,8 @@ pub fn display(bytes: &[u8]) -> String {
 }
 
 /// The path of an entry as shown (escaped); `(all paths)` for the total of several roots.
-pub fn path_text(state: &State, id: NodeId) -> String {
-    if id == TOTAL {
+pub fn path_text<T: AsScan>(state: &State<T>, id: T::Id) -> String {
+    if id == state.tree().total() {
         return "(all paths)".into();
     }
     display(&state.path(id))

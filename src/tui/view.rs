@@ -11,12 +11,13 @@ use ratatui::Frame;
 
 use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
-use super::state::State;
+use super::shown::READ_ONLY;
+use super::state::{AsScan, State};
 use super::style::Styles;
 pub use super::text::display;
 use super::text::{keep_tail, path_text as path_of};
 use crate::render::diff::signed_size;
-use crate::tree::TOTAL;
+use crate::tree::Tree;
 
 /// Where each part of the screen goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ const HEADER_LINES: u16 = 2;
 
 /// Splits the screen: two header lines, the rows, the mark pane (when something is marked
 /// and there is room), one footer line.
-pub fn layout(area: Rect, state: &State) -> Areas {
+pub fn layout<T: AsScan>(area: Rect, state: &State<T>) -> Areas {
     let header = Rect {
         height: area.height.min(HEADER_LINES),
         ..area
@@ -68,7 +69,7 @@ pub fn layout(area: Rect, state: &State) -> Areas {
 }
 
 /// Draws the whole screen.
-pub fn draw(frame: &mut Frame<'_>, state: &State, styles: &Styles) {
+pub fn draw<T: AsScan>(frame: &mut Frame<'_>, state: &State<T>, styles: &Styles) {
     let area = frame.area();
     let areas = layout(area, state);
     let buf = frame.buffer_mut();
@@ -79,7 +80,7 @@ pub fn draw(frame: &mut Frame<'_>, state: &State, styles: &Styles) {
     super::overlay::draw(buf, area, state);
 }
 
-fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
+fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }
@@ -101,7 +102,9 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    let entries = node.entries.saturating_sub(u32::from(state.dir() != TOTAL));
+    let entries = node
+        .entries
+        .saturating_sub(u32::from(state.dir() != state.tree().total()));
     let mut text = format!(
         " {} · {entries} {} · {mode}{} · by {}",
         state.format(node.size(state.mode())),
@@ -138,7 +141,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
     if let Some(what) = state.work().busy() {
         text.push_str(&format!(" · {what}…"));
     }
-    if let Some(delta) = state.delta() {
+    if let Some((state, delta)) = T::scan_state(state).and_then(|s| Some((s, s.delta()?))) {
         text.push_str(&header_change(state, delta));
     }
     let line = Line::from(vec![
@@ -149,7 +152,7 @@ fn draw_header(buf: &mut Buffer, area: Rect, state: &State) {
 }
 
 /// ` · Δ +1.2Gi · 3 removed (40Mi)` for the current directory.
-fn header_change(state: &State, delta: &Delta) -> String {
+fn header_change(state: &State<Tree>, delta: &Delta) -> String {
     if state.scan().running {
         return " · Δ after the scan".into();
     }
@@ -174,7 +177,7 @@ fn header_change(state: &State, delta: &Delta) -> String {
     text
 }
 
-fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
+fn draw_marks<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }
@@ -192,7 +195,7 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
     block.render(area, buf);
     let w = inner.width as usize;
     for (i, id) in state.marks().iter().take(inner.height as usize).enumerate() {
-        let size = state.format(state.tree().node(id).size(state.mode()));
+        let size = state.format(state.tree().size(id, state.mode()));
         let path = keep_tail(&path_of(state, id), w.saturating_sub(size.len() + 2));
         put_str(
             buf,
@@ -206,8 +209,8 @@ fn draw_marks(buf: &mut Buffer, area: Rect, state: &State) {
 }
 
 /// The keys the footer offers: only what works (no delete with `--no-delete` or a saved
-/// scan, no rescan of a saved scan).
-fn footer_keys(state: &State) -> String {
+/// scan, no rescan of a saved scan), and why on a read-only tree.
+fn footer_keys<T: AsScan>(state: &State<T>) -> String {
     let mut keys = vec!["?:help", "␣:mark"];
     if state.allow_delete() {
         keys.push("d:delete");
@@ -216,10 +219,14 @@ fn footer_keys(state: &State) -> String {
         keys.push("r:rescan");
     }
     keys.extend(["/:filter", "q:quit"]);
+    if state.read_only_tree() {
+        keys.push("·");
+        keys.push(READ_ONLY);
+    }
     keys.join(" ")
 }
 
-fn draw_footer(buf: &mut Buffer, area: Rect, state: &State) {
+fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }

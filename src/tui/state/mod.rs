@@ -6,6 +6,11 @@
 //! user is: directory, rows, cursor), [`Display`] (how rows are shown: mode, sort, columns,
 //! filter, the box over the rows, the footer's message) and [`Work`] (what runs in the
 //! background and what it could not read).
+//!
+//! The tree is any [`Shown`] one, read through [`crate::tree::TreeView`]: the listing,
+//! moves, sorts, the filter and marks are generic over it; what only the in-memory scan can
+//! do (live sums, delete, rescan, a comparison, owners) is on `State<Tree>`, which
+//! [`AsScan`] gives the generic code back.
 
 mod display;
 mod nav;
@@ -19,12 +24,40 @@ pub use requests::Rescanned;
 pub use work::{ScanStatus, Work};
 
 use super::action::{Action, InputMode};
-use super::diff::{removed_of, Delta};
+use super::diff::Delta;
 use super::listing::Source;
 use super::marks::Marks;
+use super::shown::{removed, Shown, READ_ONLY};
 use crate::tree::{EntryKind, Node, NodeId, Tree};
 use crate::vocab::{SizeMode, UnitStyle};
 use crate::walk::ScanError;
+
+/// A tree's state as the in-memory scan's, seen from the code generic over the tree: what
+/// deleting, rescanning and the owners' box work on. A read-only tree has none (the
+/// defaults).
+pub trait AsScan: Shown {
+    fn scan_state(_state: &State<Self>) -> Option<&State<Tree>> {
+        None
+    }
+
+    fn scan_state_mut(_state: &mut State<Self>) -> Option<&mut State<Tree>> {
+        None
+    }
+}
+
+impl AsScan for Tree {
+    fn scan_state(state: &State<Tree>) -> Option<&State<Tree>> {
+        Some(state)
+    }
+
+    fn scan_state_mut(state: &mut State<Tree>) -> Option<&mut State<Tree>> {
+        Some(state)
+    }
+}
+
+/// The in-memory tree through sparse ids, shown read-only (as a file-backed tree is).
+#[cfg(test)]
+impl AsScan for crate::tree::Sparse<'_> {}
 
 /// What the event loop must do for the state (things with side effects).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,13 +79,15 @@ pub struct Options {
     pub allow_delete: bool,
 }
 
+/// What the view shows and where the user is in it, for the in-memory scan (`Tree`) or a
+/// read-only tree ([`Shown`]).
 #[derive(Debug)]
-pub struct State {
-    tree: Tree,
-    nav: Nav,
+pub struct State<T: Shown = Tree> {
+    tree: T,
+    nav: Nav<T::Id>,
     display: Display,
     work: Work,
-    marks: Marks,
+    marks: Marks<T::Id>,
     /// The comparison with an earlier scan (`--diff`), if one was asked for.
     delta: Option<Delta>,
     allow_delete: bool,
@@ -61,8 +96,16 @@ pub struct State {
     quit: bool,
 }
 
-impl State {
-    pub fn new(tree: Tree, opts: Options) -> State {
+impl<T: AsScan> State<T> {
+    /// The state of a read-only tree (an export browsed without loading it): nothing is
+    /// deleted or rescanned.
+    pub fn read_only(tree: T, opts: Options) -> State<T> {
+        let mut s = State::new(tree, opts);
+        s.set_imported();
+        s
+    }
+
+    pub fn new(tree: T, opts: Options) -> State<T> {
         let top = nav::top_of(&tree);
         let mut s = State {
             tree,
@@ -79,17 +122,11 @@ impl State {
         s
     }
 
-    pub fn tree(&self) -> &Tree {
+    pub fn tree(&self) -> &T {
         &self.tree
     }
 
-    /// The tree itself, to change in place (the caller then calls [`State::tree_changed`]),
-    /// or to swap with the walk's ([`super::app::App::lend`]).
-    pub(in crate::tui) fn tree_mut(&mut self) -> &mut Tree {
-        &mut self.tree
-    }
-
-    pub fn nav(&self) -> &Nav {
+    pub fn nav(&self) -> &Nav<T::Id> {
         &self.nav
     }
 
@@ -101,7 +138,7 @@ impl State {
         &self.work
     }
 
-    pub fn marks(&self) -> &Marks {
+    pub fn marks(&self) -> &Marks<T::Id> {
         &self.marks
     }
 
@@ -118,22 +155,28 @@ impl State {
         self.imported
     }
 
+    /// Whether the tree is not the in-memory scan: it never changes, and nothing in it is
+    /// deleted or rescanned.
+    pub fn read_only_tree(&self) -> bool {
+        self.tree.scan().is_none()
+    }
+
     /// The user asked to quit (and confirmed it if something was marked).
     pub fn quit(&self) -> bool {
         self.quit
     }
 
     /// The directory whose children are the rows.
-    pub fn dir(&self) -> NodeId {
+    pub fn dir(&self) -> T::Id {
         self.nav.dir()
     }
 
-    pub fn top(&self) -> NodeId {
+    pub fn top(&self) -> T::Id {
         self.nav.top()
     }
 
     /// Rows of the current directory, in display order (filtered).
-    pub fn rows(&self) -> &[NodeId] {
+    pub fn rows(&self) -> &[T::Id] {
         self.nav.rows()
     }
 
@@ -146,7 +189,7 @@ impl State {
         self.nav.cursor()
     }
 
-    pub fn selected(&self) -> Option<NodeId> {
+    pub fn selected(&self) -> Option<T::Id> {
         self.nav.selected()
     }
 
@@ -180,7 +223,7 @@ impl State {
     }
 
     /// What the rows are drawn from.
-    pub fn source(&self) -> Source<'_> {
+    pub fn source(&self) -> Source<'_, T> {
         Source {
             tree: &self.tree,
             delta: self.delta.as_ref(),
@@ -189,23 +232,23 @@ impl State {
     }
 
     /// The node of a row: of the tree, or of the earlier scan for a removed row.
-    pub fn node(&self, id: NodeId) -> Node {
+    pub fn node(&self, id: T::Id) -> Node {
         self.source().node(id)
     }
 
     /// The name of a row (a root's is the path as typed).
-    pub fn name(&self, id: NodeId) -> &[u8] {
+    pub fn name(&self, id: T::Id) -> &[u8] {
         self.source().name(id)
     }
 
     /// The full path of a row.
-    pub fn path(&self, id: NodeId) -> Vec<u8> {
+    pub fn path(&self, id: T::Id) -> Vec<u8> {
         self.source().path(id)
     }
 
     /// Whether a row is an entry of the earlier scan only (not on the disk).
-    pub fn is_removed_row(&self, id: NodeId) -> bool {
-        removed_of(id).is_some()
+    pub fn is_removed_row(&self, id: T::Id) -> bool {
+        removed::<T>(id).is_some()
     }
 
     /// Shows a scan loaded from an export: its entries may not be on this disk, or not be
@@ -231,6 +274,156 @@ impl State {
 
     pub fn scan_progress(&mut self, entries: u64, bytes: u64) {
         self.work.scan_progress(entries, bytes);
+    }
+
+    /// Sets where the rows are drawn (from the layout of the current frame).
+    pub fn set_list_area(&mut self, top: u16, height: u16) {
+        self.nav.set_area(top, height);
+        self.refresh();
+    }
+
+    /// Brings the cached rows, the cursor and the scroll offset in line with the state.
+    fn refresh(&mut self) {
+        let src = Source {
+            tree: &self.tree,
+            delta: self.delta.as_ref(),
+            compared: !self.work.scan().running,
+        };
+        self.nav.refresh(&src, &self.display);
+    }
+
+    fn enter(&mut self, id: T::Id) {
+        if self.node(id).kind() != EntryKind::Dir {
+            return;
+        }
+        self.nav.enter(id);
+        self.display.clear_filter();
+        self.refresh();
+    }
+
+    fn back(&mut self) {
+        let from = self.nav.dir();
+        if from == self.nav.top() {
+            return;
+        }
+        let parent = match (removed::<T>(from), &self.delta, self.tree.scan()) {
+            (Some(_), Some(d), Some(scan)) => T::scan_id(from)
+                .and_then(|f| d.parent_row(scan, f))
+                .and_then(T::from_scan_id)
+                .unwrap_or(self.nav.top()),
+            (Some(_), _, _) => self.nav.top(),
+            (None, _, _) => self.tree.parent(from),
+        };
+        self.nav.back_to(parent);
+        self.display.clear_filter();
+        self.refresh();
+    }
+
+    /// Applies one action; returns work for the event loop, if any.
+    pub fn apply(&mut self, action: Action) -> Option<Request> {
+        if !matches!(action, Action::Resize) {
+            self.display.take_message();
+        }
+        if let Some(changed) = self.display.apply(&action) {
+            if changed == Changed::Mode {
+                if let (Some(d), Some(scan)) = (&mut self.delta, self.tree.scan()) {
+                    d.update(scan, self.display.mode()); // "changed" depends on the mode
+                }
+            }
+            if changed != Changed::Looks {
+                self.refresh();
+            }
+            return None;
+        }
+        if self.navigate(&action) {
+            return None;
+        }
+        match action {
+            Action::Help => self.display.open(Overlay::Help),
+            Action::Errors if self.work.errors().is_empty() => {
+                self.display.say("nothing failed to read")
+            }
+            Action::Errors => self.display.open(Overlay::Errors),
+            Action::Mark => self.toggle_mark(),
+            Action::Owners | Action::Delete | Action::Trash | Action::Rescan => {
+                return self.on_scan(action)
+            }
+            Action::Quit if self.marks.is_empty() => self.quit = true,
+            Action::Quit => self.display.open(Overlay::ConfirmQuit),
+            Action::Interrupt if self.work.scan().running => return Some(Request::StopScan),
+            Action::Interrupt => self.quit = true,
+            Action::Confirm => return self.confirm(),
+            Action::Cancel => {
+                self.display.close();
+            }
+            Action::Resize => self.refresh(),
+            _ => {} // moves and display changes, applied above
+        }
+        None
+    }
+
+    /// What only the in-memory scan does: owners, delete, trash, rescan; a read-only tree
+    /// says they are off.
+    fn on_scan(&mut self, action: Action) -> Option<Request> {
+        let Some(s) = T::scan_state_mut(self) else {
+            let what = match action {
+                Action::Owners => "no owners recorded",
+                Action::Rescan => "nothing to rescan",
+                _ => "nothing to delete",
+            };
+            self.display.say(format!("{READ_ONLY}: {what}"));
+            return None;
+        };
+        match action {
+            Action::Owners => s.show_owners(),
+            Action::Delete => s.ask_delete(false),
+            Action::Trash => s.ask_delete(true),
+            Action::Rescan => return s.rescan(),
+            _ => {}
+        }
+        None
+    }
+
+    /// Applies a move; returns whether the action was one.
+    fn navigate(&mut self, action: &Action) -> bool {
+        let page = self.nav.page().max(1) as isize;
+        match *action {
+            Action::Up => self.nav.move_by(-1),
+            Action::Down => self.nav.move_by(1),
+            Action::ScrollUp => self.nav.move_by(-3),
+            Action::ScrollDown => self.nav.move_by(3),
+            Action::PageUp => self.nav.move_by(-page),
+            Action::PageDown => self.nav.move_by(page),
+            Action::Home => self.nav.move_to(0),
+            Action::End => self.nav.move_to(isize::MAX),
+            Action::Enter => {
+                if let Some(id) = self.selected() {
+                    self.enter(id);
+                }
+            }
+            Action::Back => self.back(),
+            Action::Click(line) => {
+                if let Some(i) = self.nav.row_at(line) {
+                    self.nav.move_to(i as isize);
+                }
+            }
+            Action::DoubleClick(line) => {
+                if let Some(i) = self.nav.row_at(line) {
+                    self.nav.move_to(i as isize);
+                    self.enter(self.rows()[i]);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl State<Tree> {
+    /// The tree itself, to change in place (the caller then calls [`State::tree_changed`]),
+    /// or to swap with the walk's ([`super::app::App::lend`]).
+    pub(in crate::tui) fn tree_mut(&mut self) -> &mut Tree {
+        &mut self.tree
     }
 
     /// The walk ended (or an export was loaded): its finished tree is shown, with what it
@@ -291,123 +484,5 @@ impl State {
         let tree = &self.tree;
         self.marks.retain(|m| tree.is_live(m));
         self.refresh();
-    }
-
-    /// Sets where the rows are drawn (from the layout of the current frame).
-    pub fn set_list_area(&mut self, top: u16, height: u16) {
-        self.nav.set_area(top, height);
-        self.refresh();
-    }
-
-    /// Brings the cached rows, the cursor and the scroll offset in line with the state.
-    fn refresh(&mut self) {
-        let src = Source {
-            tree: &self.tree,
-            delta: self.delta.as_ref(),
-            compared: !self.work.scan().running,
-        };
-        self.nav.refresh(&src, &self.display);
-    }
-
-    fn enter(&mut self, id: NodeId) {
-        if self.node(id).kind() != EntryKind::Dir {
-            return;
-        }
-        self.nav.enter(id);
-        self.display.clear_filter();
-        self.refresh();
-    }
-
-    fn back(&mut self) {
-        let from = self.nav.dir();
-        if from == self.nav.top() {
-            return;
-        }
-        let parent = match (removed_of(from), &self.delta) {
-            (Some(_), Some(d)) => d.parent_row(&self.tree, from).unwrap_or(self.nav.top()),
-            (Some(_), None) => self.nav.top(),
-            (None, _) => self.tree.parent(from),
-        };
-        self.nav.back_to(parent);
-        self.display.clear_filter();
-        self.refresh();
-    }
-
-    /// Applies one action; returns work for the event loop, if any.
-    pub fn apply(&mut self, action: Action) -> Option<Request> {
-        if !matches!(action, Action::Resize) {
-            self.display.take_message();
-        }
-        if let Some(changed) = self.display.apply(&action) {
-            if changed == Changed::Mode {
-                if let Some(d) = &mut self.delta {
-                    d.update(&self.tree, self.display.mode()); // "changed" depends on the mode
-                }
-            }
-            if changed != Changed::Looks {
-                self.refresh();
-            }
-            return None;
-        }
-        if self.navigate(&action) {
-            return None;
-        }
-        match action {
-            Action::Help => self.display.open(Overlay::Help),
-            Action::Errors if self.work.errors().is_empty() => {
-                self.display.say("nothing failed to read")
-            }
-            Action::Errors => self.display.open(Overlay::Errors),
-            Action::Owners => self.show_owners(),
-            Action::Mark => self.toggle_mark(),
-            Action::Delete => self.ask_delete(false),
-            Action::Trash => self.ask_delete(true),
-            Action::Rescan => return self.rescan(),
-            Action::Quit if self.marks.is_empty() => self.quit = true,
-            Action::Quit => self.display.open(Overlay::ConfirmQuit),
-            Action::Interrupt if self.work.scan().running => return Some(Request::StopScan),
-            Action::Interrupt => self.quit = true,
-            Action::Confirm => return self.confirm(),
-            Action::Cancel => {
-                self.display.close();
-            }
-            Action::Resize => self.refresh(),
-            _ => {} // moves and display changes, applied above
-        }
-        None
-    }
-
-    /// Applies a move; returns whether the action was one.
-    fn navigate(&mut self, action: &Action) -> bool {
-        let page = self.nav.page().max(1) as isize;
-        match *action {
-            Action::Up => self.nav.move_by(-1),
-            Action::Down => self.nav.move_by(1),
-            Action::ScrollUp => self.nav.move_by(-3),
-            Action::ScrollDown => self.nav.move_by(3),
-            Action::PageUp => self.nav.move_by(-page),
-            Action::PageDown => self.nav.move_by(page),
-            Action::Home => self.nav.move_to(0),
-            Action::End => self.nav.move_to(isize::MAX),
-            Action::Enter => {
-                if let Some(id) = self.selected() {
-                    self.enter(id);
-                }
-            }
-            Action::Back => self.back(),
-            Action::Click(line) => {
-                if let Some(i) = self.nav.row_at(line) {
-                    self.nav.move_to(i as isize);
-                }
-            }
-            Action::DoubleClick(line) => {
-                if let Some(i) = self.nav.row_at(line) {
-                    self.nav.move_to(i as isize);
-                    self.enter(self.rows()[i]);
-                }
-            }
-            _ => return false,
-        }
-        true
     }
 }

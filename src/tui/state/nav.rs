@@ -1,45 +1,48 @@
 //! Where the user is: the directory listed, its rows (sorted once and kept), the cursor and
 //! the scroll offset, and the entry that was selected in each directory left.
 
+use std::fmt::Debug;
+use std::hash::Hash;
+
 use rustc_hash::FxHashMap;
 
 use super::display::Display;
-use crate::tree::{NodeId, Tree, TOTAL};
+use crate::tree::{NodeId, Tree, TreeView, TOTAL};
 use crate::tui::diff::{removed_of, Delta};
 use crate::tui::listing::{Listing, Source};
+use crate::tui::shown::Shown;
 
 #[derive(Debug)]
-pub struct Nav {
+pub struct Nav<I = NodeId> {
     /// The directory whose children are the rows.
-    dir: NodeId,
-    /// The highest directory (a single root, or TOTAL above several).
-    top: NodeId,
-    listing: Listing,
+    dir: I,
+    /// The highest directory (a single root, or the total above several).
+    top: I,
+    listing: Listing<I>,
     /// Bumped whenever sizes change: cached orders are then stale.
     generation: u64,
     cursor: usize,
-    selected: Option<NodeId>,
+    selected: Option<I>,
     /// First row on screen.
     offset: usize,
     /// Screen lines of the row list: first line and count (set from the layout).
     list_top: u16,
     page: usize,
     /// The child that was selected when each directory was left.
-    memory: FxHashMap<NodeId, NodeId>,
+    memory: FxHashMap<I, I>,
 }
 
-/// The highest directory of a tree: its single root, or TOTAL above several.
-pub fn top_of(tree: &Tree) -> NodeId {
-    let roots = tree.roots();
-    if roots.len() == 1 {
-        roots.start
-    } else {
-        TOTAL
+/// The highest directory of a tree: its single root, or the total above several.
+pub fn top_of<T: TreeView>(tree: &T) -> T::Id {
+    let mut roots = tree.roots();
+    match (roots.next(), roots.next()) {
+        (Some(root), None) => root,
+        _ => tree.total(),
     }
 }
 
-impl Nav {
-    pub fn new(top: NodeId) -> Nav {
+impl<I: Copy + Eq + Hash + Debug> Nav<I> {
+    pub fn new(top: I) -> Nav<I> {
         Nav {
             dir: top,
             top,
@@ -55,7 +58,7 @@ impl Nav {
     }
 
     /// A fresh start at `top` on a screen laid out as this one is.
-    pub fn restart(&self, top: NodeId) -> Nav {
+    pub fn restart(&self, top: I) -> Nav<I> {
         Nav {
             list_top: self.list_top,
             page: self.page,
@@ -63,11 +66,11 @@ impl Nav {
         }
     }
 
-    pub fn dir(&self) -> NodeId {
+    pub fn dir(&self) -> I {
         self.dir
     }
 
-    pub fn top(&self) -> NodeId {
+    pub fn top(&self) -> I {
         self.top
     }
 
@@ -88,7 +91,7 @@ impl Nav {
     }
 
     /// Rows of the current directory, in display order (filtered).
-    pub fn rows(&self) -> &[NodeId] {
+    pub fn rows(&self) -> &[I] {
         self.listing.rows()
     }
 
@@ -97,7 +100,7 @@ impl Nav {
         self.listing.largest()
     }
 
-    pub fn selected(&self) -> Option<NodeId> {
+    pub fn selected(&self) -> Option<I> {
         self.rows().get(self.cursor).copied()
     }
 
@@ -107,37 +110,8 @@ impl Nav {
         self.page = (height as usize).max(1);
     }
 
-    /// The tree changed: cached orders are stale, and the directory listed must still be
-    /// one to show (`gone`: a removed row that is not one any more).
-    pub fn tree_changed(&mut self, tree: &Tree, delta: Option<&Delta>) {
-        self.generation += 1;
-        self.listing.invalidate();
-        let top = top_of(tree);
-        if top != self.top {
-            // the walk has just added its roots
-            if self.dir == self.top {
-                self.dir = top;
-            }
-            self.top = top;
-        }
-        let gone = match delta {
-            Some(d) if removed_of(self.dir).is_some() => !d.is_removed(tree, self.dir),
-            _ => false,
-        };
-        if gone {
-            // a removed entry that is not one any more (or not shown now)
-            self.selected = None;
-            self.dir = self.top;
-        }
-        while self.dir != TOTAL && removed_of(self.dir).is_none() && !tree.is_live(self.dir) {
-            // deleted, or replaced by a rescan: show the nearest directory still there
-            self.selected = None;
-            self.dir = tree.parent(self.dir);
-        }
-    }
-
     /// Brings the cached rows, the cursor and the scroll offset in line with the state.
-    pub fn refresh(&mut self, src: &Source<'_>, display: &Display) {
+    pub fn refresh<T: Shown<Id = I>>(&mut self, src: &Source<'_, T>, display: &Display) {
         self.listing.refresh(
             src,
             self.dir,
@@ -196,7 +170,7 @@ impl Nav {
 
     /// Into the directory `id`, on the entry selected when it was last left (the caller
     /// refreshes the rows).
-    pub fn enter(&mut self, id: NodeId) {
+    pub fn enter(&mut self, id: I) {
         if let Some(sel) = self.selected {
             self.memory.insert(self.dir, sel);
         }
@@ -207,7 +181,7 @@ impl Nav {
     }
 
     /// Up to `parent`, on the directory just left (the caller refreshes the rows).
-    pub fn back_to(&mut self, parent: NodeId) {
+    pub fn back_to(&mut self, parent: I) {
         let from = self.dir;
         if let Some(sel) = self.selected {
             self.memory.insert(from, sel);
@@ -220,5 +194,36 @@ impl Nav {
     pub fn row_at(&self, line: u16) -> Option<usize> {
         let i = self.offset + line.checked_sub(self.list_top)? as usize;
         (line < self.list_top + self.page as u16 && i < self.rows().len()).then_some(i)
+    }
+}
+
+impl Nav<NodeId> {
+    /// The tree changed: cached orders are stale, and the directory listed must still be
+    /// one to show (`gone`: a removed row that is not one any more).
+    pub fn tree_changed(&mut self, tree: &Tree, delta: Option<&Delta>) {
+        self.generation += 1;
+        self.listing.invalidate();
+        let top = top_of(tree);
+        if top != self.top {
+            // the walk has just added its roots
+            if self.dir == self.top {
+                self.dir = top;
+            }
+            self.top = top;
+        }
+        let gone = match delta {
+            Some(d) if removed_of(self.dir).is_some() => !d.is_removed(tree, self.dir),
+            _ => false,
+        };
+        if gone {
+            // a removed entry that is not one any more (or not shown now)
+            self.selected = None;
+            self.dir = self.top;
+        }
+        while self.dir != TOTAL && removed_of(self.dir).is_none() && !tree.is_live(self.dir) {
+            // deleted, or replaced by a rescan: show the nearest directory still there
+            self.selected = None;
+            self.dir = tree.parent(self.dir);
+        }
     }
 }

@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
-use super::{Overlay, Request, State};
+use super::{AsScan, Overlay, Request, State};
 use crate::tree::{NodeId, Removal, Tree, TOTAL};
 use crate::tui::diff::removed_of;
+use crate::tui::shown::removed;
 
 /// What a rescan found.
 #[derive(Debug)]
@@ -22,12 +23,12 @@ pub enum Rescanned {
 /// Why a removed row (an entry of the earlier scan only) is left alone.
 const NOT_ON_DISK: &str = "removed since the earlier scan: not on the disk";
 
-impl State {
+impl<T: AsScan> State<T> {
     pub(super) fn toggle_mark(&mut self) {
         let Some(id) = self.selected() else {
             return;
         };
-        if removed_of(id).is_some() {
+        if removed::<T>(id).is_some() {
             self.display.say(format!("{NOT_ON_DISK}, nothing to mark"));
             return;
         }
@@ -40,6 +41,30 @@ impl State {
         self.nav.move_by(1);
     }
 
+    pub(super) fn confirm(&mut self) -> Option<Request> {
+        match self.display.close() {
+            Overlay::ConfirmQuit => {
+                self.quit = true;
+                None
+            }
+            Overlay::Confirm { targets, trash } => {
+                let verb = if trash {
+                    "moving to the trash"
+                } else {
+                    "deleting"
+                };
+                self.set_busy(format!("{verb} {} entries", targets.len()));
+                Some(Request::Delete { targets, trash })
+            }
+            other => {
+                self.display.open(other);
+                None
+            }
+        }
+    }
+}
+
+impl State {
     pub(super) fn ask_delete(&mut self, trash: bool) {
         if self.imported {
             self.display.say("an imported scan: nothing here to delete");
@@ -71,28 +96,6 @@ impl State {
             self.marks.outermost(&self.tree)
         };
         self.display.open(Overlay::Confirm { targets, trash });
-    }
-
-    pub(super) fn confirm(&mut self) -> Option<Request> {
-        match self.display.close() {
-            Overlay::ConfirmQuit => {
-                self.quit = true;
-                None
-            }
-            Overlay::Confirm { targets, trash } => {
-                let verb = if trash {
-                    "moving to the trash"
-                } else {
-                    "deleting"
-                };
-                self.set_busy(format!("{verb} {} entries", targets.len()));
-                Some(Request::Delete { targets, trash })
-            }
-            other => {
-                self.display.open(other);
-                None
-            }
-        }
     }
 
     pub(super) fn rescan(&mut self) -> Option<Request> {
