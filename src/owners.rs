@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 
 use rustc_hash::FxHashMap;
 
-use crate::tree::{flags, EntryKind, Node, Tree, TreeBuilder, TreeView};
+use crate::tree::{flags, EntryKind, Node, Sizes, Tree, TreeBuilder, TreeView};
 use crate::vocab::SizeMode;
 
 /// The owner of entries whose owner a merged part did not record: uid -1, which no file can
@@ -60,23 +60,16 @@ pub fn owners_of<T: TreeView>(tree: &T, top: T::Id, mode: SizeMode) -> Option<Ve
         if tree.flags(id) & flags::REMOVED != 0 {
             continue;
         }
-        let sizes = |id| {
-            let size = |mode| tree.size(id, mode);
-            [
-                size(SizeMode::Disk),
-                size(SizeMode::Apparent),
-                size(SizeMode::Count),
-            ]
-        };
         // its own share: its totals less its children's
-        let mut own = sizes(id);
+        let mut own = tree.sizes(id);
         for c in tree.children(id) {
-            for (o, k) in own.iter_mut().zip(sizes(c)) {
-                *o = o.saturating_sub(k);
-            }
+            let k = tree.sizes(c);
+            own.disk = own.disk.saturating_sub(k.disk);
+            own.apparent = own.apparent.saturating_sub(k.apparent);
+            own.entries = own.entries.saturating_sub(k.entries);
             stack.push(c);
         }
-        if id == total || own == [0; 3] {
+        if id == total || own == Sizes::default() {
             continue;
         }
         let uid = tree.owner(id).unwrap_or(NOT_RECORDED);
@@ -84,9 +77,9 @@ pub fn owners_of<T: TreeView>(tree: &T, top: T::Id, mode: SizeMode) -> Option<Ve
             uid,
             ..Usage::default()
         });
-        u.disk = u.disk.saturating_add(own[0]);
-        u.apparent = u.apparent.saturating_add(own[1]);
-        u.entries = u.entries.saturating_add(own[2]);
+        u.disk = u.disk.saturating_add(own.disk);
+        u.apparent = u.apparent.saturating_add(own.apparent);
+        u.entries = u.entries.saturating_add(own.entries);
     }
     if by_uid.len() == 1 && by_uid.contains_key(&NOT_RECORDED) {
         return None;

@@ -1,20 +1,19 @@
 //! Comparing two scans of the same directory: which entries grew, shrank, appeared or went.
 //!
-//! Entries are matched by their path relative to the root, one directory pair at a time from
-//! an explicit stack (any depth). Within a pair, children are first compared position by
-//! position — two scans of one filesystem usually list a directory in the same order, and an
-//! import keeps the order of its export — and only what is left is matched through a hash of
-//! the old names, so the whole match is linear in the entries.
+//! Entries are matched by their path relative to the root. Both trees are read through
+//! [`TreeView`], so either may be the in-memory tree or one read from a file, with ids of
+//! different types: the match walks the two side by side, depth first, from an explicit stack
+//! of directory pairs (any depth), keeping while it walks only that stack and the names of one
+//! old directory. Within a pair, children are first compared position by position — two scans
+//! of one filesystem usually list a directory in the same order, and an import keeps the order
+//! of its export — and only what is left is matched through a hash of the old names, so the
+//! whole match is linear in the entries.
 //!
-//! Both trees are read through [`TreeView`], so either may be the in-memory tree or one read
-//! from a file, with ids of different types. The match walks the two side by side, depth
-//! first, from an explicit stack of directory pairs; what it keeps while walking is that stack
-//! and the names of one old directory. What it records is one counterpart per matched entry
-//! of each tree and the set of changed ones, in tables by id ([`EntryId::Map`]): for the
-//! in-memory tree an array as long as the tree (about 8 bytes an entry next to the two trees'
-//! ~60), for a tree whose ids are file offsets a hash of the matched entries. An entry of the
-//! comparison is an entry of the new tree (matched or added) or an unmatched entry of the old
-//! one (removed).
+//! What it records is one counterpart per matched entry of each tree and the set of changed
+//! ones, in tables by id ([`EntryId::Map`]): for the in-memory tree an array as long as the
+//! tree (about 8 bytes an entry next to the two trees' ~60), for a tree whose ids are file
+//! offsets a hash of the matched entries. An entry of the comparison is an entry of the new
+//! tree (matched or added) or an unmatched entry of the old one (removed).
 //! A directory replaced by a file, or the reverse, is never matched: the old one is removed
 //! and the new one added.
 //!
@@ -41,6 +40,7 @@ pub enum Entry<N = NodeId, O = NodeId> {
 
 /// The entries of a comparison of the trees `O` (old) and `N` (new).
 pub type EntryOf<O, N> = Entry<<N as TreeView>::Id, <O as TreeView>::Id>;
+
 /// What happened to an entry between the two scans.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {

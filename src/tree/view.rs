@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use super::ids::EntryId;
-use super::{flags, EntryKind, NodeId, Sharing, Tree, TOTAL};
+use super::{flags, EntryKind, NodeId, Sharing, Sizes, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
 /// A tree of settled totals, as the views read it: names, kinds, sizes and children. Sizes
@@ -49,6 +49,16 @@ pub trait TreeView {
 
     /// Newest modification time in the subtree (seconds since the epoch).
     fn mtime(&self, id: Self::Id) -> i64;
+
+    /// Disk and apparent sizes and entries at once (`--by-owner` reads all three of every
+    /// entry twice: a tree may read its storage once for them).
+    fn sizes(&self, id: Self::Id) -> Sizes {
+        Sizes {
+            disk: self.size(id, SizeMode::Disk),
+            apparent: self.size(id, SizeMode::Apparent),
+            entries: self.size(id, SizeMode::Count),
+        }
+    }
 
     /// What of its disk size the subtree has alone and shares (`--extents`), if counted.
     fn sharing(&self, _id: Self::Id) -> Option<Sharing> {
@@ -254,6 +264,11 @@ impl TreeView for Tree {
     #[inline]
     fn mtime(&self, id: NodeId) -> i64 {
         self.node(id).mtime
+    }
+
+    #[inline]
+    fn sizes(&self, id: NodeId) -> Sizes {
+        self.sizes_of(id)
     }
 
     #[inline]
