@@ -2,8 +2,9 @@
 //! own size goes to its owner, hard links once and entries left out by `-e`/`-v` not at all,
 //! so the owners add up to the total the other views show.
 //!
-//! Owners come from [`Tree::extra`]: a walk records them when asked
-//! (`WalkOptions::keep_extra`), an export written with `--export-extended` carries them.
+//! Owners come from the tree ([`TreeView::owner`]; the in-memory tree's `Tree::extra`): a
+//! walk records them when asked (`WalkOptions::keep_extra`), an export written with
+//! `--export-extended` carries them.
 //!
 //! User names come from `/etc/passwd`, read directly: hogs is linked statically with glibc,
 //! whose `getpwuid` loads NSS modules at run time (a static binary cannot, and the linker
@@ -14,7 +15,7 @@ use std::cmp::Reverse;
 
 use rustc_hash::FxHashMap;
 
-use crate::tree::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder, TOTAL};
+use crate::tree::{flags, EntryKind, Node, Sizes, Tree, TreeBuilder, TreeView};
 use crate::vocab::SizeMode;
 
 /// The owner of entries whose owner a merged part did not record: uid -1, which no file can
@@ -48,36 +49,37 @@ impl Usage {
 /// which is nothing for a hard link counted elsewhere or an entry filtered out; an entry
 /// whose owner was not recorded (a part of a merge exported without owners) counts for
 /// [`NOT_RECORDED`]. `None`: the tree recorded no owners.
-pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>> {
-    if tree.extra.len() < tree.len() {
+pub fn owners_of<T: TreeView>(tree: &T, top: T::Id, mode: SizeMode) -> Option<Vec<Usage>> {
+    if !tree.records_owners() {
         return None;
     }
+    let total = tree.total();
     let mut by_uid: FxHashMap<u32, Usage> = FxHashMap::default();
     let mut stack = vec![top];
     while let Some(id) = stack.pop() {
-        let n = tree.node(id);
-        if n.has(flags::REMOVED) {
+        if tree.flags(id) & flags::REMOVED != 0 {
             continue;
         }
-        let (mut disk, mut apparent, mut entries) = (n.disk, n.apparent, u64::from(n.entries));
-        for c in n.children() {
-            let k = tree.node(c);
-            disk = disk.saturating_sub(k.disk);
-            apparent = apparent.saturating_sub(k.apparent);
-            entries = entries.saturating_sub(u64::from(k.entries));
+        // its own share: its totals less its children's
+        let mut own = tree.sizes(id);
+        for c in tree.children(id) {
+            let k = tree.sizes(c);
+            own.disk = own.disk.saturating_sub(k.disk);
+            own.apparent = own.apparent.saturating_sub(k.apparent);
+            own.entries = own.entries.saturating_sub(k.entries);
+            stack.push(c);
         }
-        stack.extend(n.children());
-        if id == TOTAL || (disk == 0 && apparent == 0 && entries == 0) {
+        if id == total || own == Sizes::default() {
             continue;
         }
-        let uid = tree.extra_of(id).map_or(NOT_RECORDED, |e| e.uid);
+        let uid = tree.owner(id).unwrap_or(NOT_RECORDED);
         let u = by_uid.entry(uid).or_insert(Usage {
             uid,
             ..Usage::default()
         });
-        u.disk = u.disk.saturating_add(disk);
-        u.apparent = u.apparent.saturating_add(apparent);
-        u.entries = u.entries.saturating_add(entries);
+        u.disk = u.disk.saturating_add(own.disk);
+        u.apparent = u.apparent.saturating_add(own.apparent);
+        u.entries = u.entries.saturating_add(own.entries);
     }
     if by_uid.len() == 1 && by_uid.contains_key(&NOT_RECORDED) {
         return None;
@@ -91,9 +93,9 @@ pub fn owners_of(tree: &Tree, top: NodeId, mode: SizeMode) -> Option<Vec<Usage>>
 /// name, one child per owner (its user name, else its uid). More than `rows` owners: the
 /// biggest `rows - 1` and "(other owners)" with the rest, as `-t` groups its "(others)", so
 /// the rows still add up to the total.
-pub fn owners_tree(
-    tree: &Tree,
-    top: NodeId,
+pub fn owners_tree<T: TreeView>(
+    tree: &T,
+    top: T::Id,
     owners: &[Usage],
     names: &UserNames,
     rows: usize,
@@ -178,7 +180,7 @@ impl UserNames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::{PostOrderBuilder, StatExtra};
+    use crate::tree::{PostOrderBuilder, StatExtra, TOTAL};
 
     #[test]
     fn passwd_names_first_one_wins_and_junk_is_skipped() {
@@ -190,8 +192,8 @@ mod tests {
         assert_eq!(names.name(1000), b"1000");
     }
 
-    #[test]
-    fn own_shares_add_up_to_the_total_with_links_once() {
+    /// Entries of three owners, a hard link counted once.
+    fn owned_tree() -> Tree {
         let who = |uid| {
             Some(StatExtra {
                 uid,
@@ -225,6 +227,12 @@ mod tests {
         b.close();
         let mut tree = b.into_tree().tree;
         tree.finish();
+        tree
+    }
+
+    #[test]
+    fn own_shares_add_up_to_the_total_with_links_once() {
+        let tree = owned_tree();
         let owners = owners_of(&tree, TOTAL, SizeMode::Disk).expect("owners recorded");
         let got: Vec<(u32, u64, u64)> = owners.iter().map(|u| (u.uid, u.disk, u.entries)).collect();
         assert_eq!(got, vec![(8, 1000, 1), (7, 110, 2), (0, 10, 1)]);
@@ -234,5 +242,32 @@ mod tests {
         let mut plain = TreeBuilder::new();
         plain.add_roots(vec![(b"r".to_vec(), Node::new(EntryKind::Dir, 1, 1, 0, 0))]);
         assert!(owners_of(&plain.into_tree(), TOTAL, SizeMode::Disk).is_none());
+    }
+
+    /// Owners read through sparse `u64` ids (as a file-backed tree's) add up as in the
+    /// in-memory tree, and their tree is named alike.
+    #[test]
+    fn owners_through_sparse_ids_are_the_trees() {
+        use crate::tree::Sparse;
+        let tree = owned_tree();
+        let sparse = Sparse(&tree);
+        let d = tree.node(1).children().start + 1;
+        for (top, mode) in [
+            (TOTAL, SizeMode::Disk),
+            (1, SizeMode::Apparent),
+            (d, SizeMode::Count),
+        ] {
+            let want = owners_of(&tree, top, mode).expect("owners");
+            assert_eq!(
+                owners_of(&sparse, Sparse::id(top), mode),
+                Some(want.clone())
+            );
+            let names = UserNames::default();
+            let t = owners_tree(&sparse, Sparse::id(top), &want, &names, 2);
+            let w = owners_tree(&tree, top, &want, &names, 2);
+            let row = |t: &Tree, id| (t.path(id), t.node(id).disk, t.node(id).entries);
+            let rows = |t: &Tree| (0..t.len() as u32).map(|id| row(t, id)).collect::<Vec<_>>();
+            assert_eq!(rows(&t), rows(&w));
+        }
     }
 }

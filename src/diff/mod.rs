@@ -1,14 +1,19 @@
 //! Comparing two scans of the same directory: which entries grew, shrank, appeared or went.
 //!
-//! Entries are matched by their path relative to the root, one directory pair at a time from
-//! an explicit stack (any depth). Within a pair, children are first compared position by
-//! position — two scans of one filesystem usually list a directory in the same order, and an
-//! import keeps the order of its export — and only what is left is matched through a hash of
-//! the old names, so the whole match is linear in the entries.
+//! Entries are matched by their path relative to the root. Both trees are read through
+//! [`TreeView`], so either may be the in-memory tree or one read from a file, with ids of
+//! different types: the match walks the two side by side, depth first, from an explicit stack
+//! of directory pairs (any depth), keeping while it walks only that stack and the names of one
+//! old directory. Within a pair, children are first compared position by position — two scans
+//! of one filesystem usually list a directory in the same order, and an import keeps the order
+//! of its export — and only what is left is matched through a hash of the old names, so the
+//! whole match is linear in the entries.
 //!
-//! Nothing is copied: a [`Matching`] holds one counterpart index per node of each tree and two
-//! bit sets (about 8 bytes an entry next to the two trees' ~60). An entry of the comparison is
-//! a node of the new tree (matched or added) or an unmatched node of the old one (removed).
+//! What it records is one counterpart per matched entry of each tree and the set of changed
+//! ones, in tables by id ([`EntryId::Map`]): for the in-memory tree an array as long as the
+//! tree (about 8 bytes an entry next to the two trees' ~60), for a tree whose ids are file
+//! offsets a hash of the matched entries. An entry of the comparison is an entry of the new
+//! tree (matched or added) or an unmatched entry of the old one (removed).
 //! A directory replaced by a file, or the reverse, is never matched: the old one is removed
 //! and the new one added.
 //!
@@ -16,24 +21,25 @@
 //! loads both scans), its printed views [`crate::render::diff`] and [`crate::render::diff_json`],
 //! and the interactive view's column [`crate::tui::diff`].
 
+mod matching;
 pub mod select;
 
-use rustc_hash::FxHashMap;
+pub use matching::Matching;
 
-use crate::tree::{flags, EntryKind, Node, NodeId, Tree};
+use crate::tree::{flags, EntryId, EntryKind, IdMap, IdSet, Node, NodeId, Tree, TreeView};
 use crate::vocab::SizeMode;
 
-/// "No counterpart".
-const NONE: NodeId = NodeId::MAX;
-
-/// One entry of the comparison.
+/// One entry of the comparison, by its id in the new tree (`N`) or the old one (`O`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Entry {
-    /// A node of the new tree: there now (matched with its old self, or added).
-    New(NodeId),
-    /// A node of the old tree that has no counterpart: removed.
-    Old(NodeId),
+pub enum Entry<N = NodeId, O = NodeId> {
+    /// An entry of the new tree: there now (matched with its old self, or added).
+    New(N),
+    /// An entry of the old tree that has no counterpart: removed.
+    Old(O),
 }
+
+/// The entries of a comparison of the trees `O` (old) and `N` (new).
+pub type EntryOf<O, N> = Entry<<N as TreeView>::Id, <O as TreeView>::Id>;
 
 /// What happened to an entry between the two scans.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -60,163 +66,32 @@ impl Status {
     }
 }
 
-/// A set of node ids, one bit each.
-#[derive(Clone, Debug, Default)]
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(len: usize) -> Bits {
-        Bits(vec![0; len.div_ceil(64)])
-    }
-
-    fn set(&mut self, i: NodeId) {
-        self.0[i as usize / 64] |= 1 << (i % 64);
-    }
-
-    fn get(&self, i: NodeId) -> bool {
-        self.0
-            .get(i as usize / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-}
-
-/// Which node of one tree is which node of the other, and what changed. Owns no tree: pair it
-/// with the two it was built from through [`Matching::with`].
-#[derive(Clone, Debug)]
-pub struct Matching {
-    /// For every node of the new tree, its old counterpart or [`NONE`].
-    old_of: Vec<NodeId>,
-    /// For every node of the old tree, its new counterpart or [`NONE`].
-    new_of: Vec<NodeId>,
-    /// Matched new nodes whose own totals differ from the old, or with a change below.
-    changed: Bits,
-    new_root: NodeId,
-    mode: SizeMode,
-}
-
 /// Whether an entry takes part in a comparison: deleted entries (the interactive view) are
 /// gone, whatever the arena still holds, and files left out by -e / -v are not counted, so
 /// renaming one is no change.
-fn live(n: &Node) -> bool {
-    !n.has(flags::REMOVED) && !n.has(flags::FILTERED)
+fn live<T: TreeView>(tree: &T, id: T::Id) -> bool {
+    tree.flags(id) & (flags::REMOVED | flags::FILTERED) == 0
 }
 
 /// A directory the new scan could not read: what was in it is not known to be gone.
-fn unread(n: &Node) -> bool {
-    n.has(flags::UNREADABLE)
+fn unread<T: TreeView>(tree: &T, id: T::Id) -> bool {
+    tree.flags(id) & flags::UNREADABLE != 0
 }
 
-/// Whether two nodes of the same name are the same entry. Only directory versus anything
+/// Whether two entries of the same name are the same entry. Only directory versus anything
 /// else counts: an export without ncdu's extended mode cannot tell a symlink from a FIFO, so a
 /// stricter test would call every symlink replaced when an export is compared with a walk.
-fn same_kind(a: &Node, b: &Node) -> bool {
-    (a.kind() == EntryKind::Dir) == (b.kind() == EntryKind::Dir)
+fn same_kind(a: EntryKind, b: EntryKind) -> bool {
+    (a == EntryKind::Dir) == (b == EntryKind::Dir)
 }
 
-impl Matching {
-    /// Matches the subtree at `new_root` of `new` with the one at `old_root` of `old`. The two
-    /// roots are paired whatever their names (whether they should be is the caller's call).
-    /// Both trees must be finished ([`Tree::finish`]): totals in `mode` are compared (only
-    /// what the mode measures: a walk with -f never read the sizes of files).
-    pub fn new(
-        old: &Tree,
-        old_root: NodeId,
-        new: &Tree,
-        new_root: NodeId,
-        mode: SizeMode,
-    ) -> Matching {
-        let mut m = Matching {
-            old_of: vec![NONE; new.len()],
-            new_of: vec![NONE; old.len()],
-            changed: Bits::new(new.len()),
-            new_root,
-            mode,
-        };
-        let mut old_names: FxHashMap<&[u8], NodeId> = FxHashMap::default();
-        // matched directory pairs in the order they were matched (parents first): walked
-        // backwards afterwards to carry "changed" up to the root
-        let mut dirs: Vec<NodeId> = Vec::new();
-        let mut stack = vec![(new_root, old_root)];
-        m.pair(new_root, old_root, old, new);
-        while let Some((n_dir, o_dir)) = stack.pop() {
-            dirs.push(n_dir);
-            if unread(&new.node(n_dir)) {
-                continue; // its contents now are unknown, not gone
-            }
-            let n_kids = new.node(n_dir).children();
-            let o_kids = old.node(o_dir).children();
-            let mut unmatched = false;
-            // position by position while the names agree
-            let common = n_kids.len().min(o_kids.len()) as NodeId;
-            let mut i = 0;
-            while i < common {
-                let (n, o) = (n_kids.start + i, o_kids.start + i);
-                let (nn, on) = (new.node(n), old.node(o));
-                if !live(&nn) || !live(&on) || !same_kind(&nn, &on) || new.name(n) != old.name(o) {
-                    break;
-                }
-                m.pair(n, o, old, new);
-                if nn.is_dir() {
-                    stack.push((n, o));
-                }
-                i += 1;
-            }
-            // the rest by name (the first of two equal names in a hand-made export wins)
-            if i < n_kids.len() as NodeId {
-                old_names.clear();
-                for o in o_kids.start + i..o_kids.end {
-                    if live(&old.node(o)) {
-                        old_names.entry(old.name(o)).or_insert(o);
-                    }
-                }
-                for n in n_kids.start + i..n_kids.end {
-                    let nn = new.node(n);
-                    if !live(&nn) {
-                        continue;
-                    }
-                    match old_names.get(new.name(n)) {
-                        Some(&o) if same_kind(&nn, &old.node(o)) => {
-                            old_names.remove(new.name(n));
-                            m.pair(n, o, old, new);
-                            if nn.is_dir() {
-                                stack.push((n, o));
-                            }
-                        }
-                        _ => unmatched = true, // added
-                    }
-                }
-            }
-            if !unmatched {
-                // anything old left without a counterpart was removed
-                unmatched = (o_kids.start + i..o_kids.end)
-                    .any(|o| live(&old.node(o)) && m.new_of[o as usize] == NONE);
-            }
-            if unmatched {
-                m.changed.set(n_dir);
-            }
-        }
-        for &d in dirs.iter().rev() {
-            if d != new_root && m.changed.get(d) {
-                m.changed.set(new.parent(d));
-            }
-        }
-        m
-    }
-
-    fn pair(&mut self, n: NodeId, o: NodeId, old: &Tree, new: &Tree) {
-        self.old_of[n as usize] = o;
-        self.new_of[o as usize] = n;
-        if new.node(n).size(self.mode) != old.node(o).size(self.mode) {
-            self.changed.set(n);
-            // a file's change shows in its directory; a directory carries its own up later
-            if !new.node(n).is_dir() && n != self.new_root {
-                self.changed.set(new.parent(n));
-            }
-        }
-    }
-
+impl<O: EntryId, N: EntryId> Matching<O, N> {
     /// The comparison, readable through the two trees it was built from.
-    pub fn with<'a>(&'a self, old: &'a Tree, new: &'a Tree) -> Diff<'a> {
+    pub fn with<'a, OT, NT>(&'a self, old: &'a OT, new: &'a NT) -> Diff<'a, OT, NT>
+    where
+        OT: TreeView<Id = O>,
+        NT: TreeView<Id = N>,
+    {
         Diff {
             old,
             new,
@@ -226,37 +101,25 @@ impl Matching {
 }
 
 /// A [`Matching`] with its two trees: everything the views ask about an entry.
-#[derive(Copy, Clone, Debug)]
-pub struct Diff<'a> {
-    pub old: &'a Tree,
-    pub new: &'a Tree,
-    matching: &'a Matching,
+#[derive(Debug)]
+pub struct Diff<'a, O: TreeView = Tree, N: TreeView = Tree> {
+    pub old: &'a O,
+    pub new: &'a N,
+    matching: &'a Matching<O::Id, N::Id>,
 }
 
+impl<O: TreeView, N: TreeView> Clone for Diff<'_, O, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O: TreeView, N: TreeView> Copy for Diff<'_, O, N> {}
+
 impl<'a> Diff<'a> {
-    /// The compared root (a node of the new tree).
-    pub fn top(&self) -> Entry {
-        Entry::New(self.matching.new_root)
-    }
-
-    pub fn status(&self, e: Entry) -> Status {
-        match e {
-            Entry::Old(_) => Status::Removed,
-            Entry::New(n) if self.matching.old_of[n as usize] == NONE => Status::Added,
-            Entry::New(n) if self.matching.changed.get(n) => Status::Changed,
-            Entry::New(_) => Status::Same,
-        }
-    }
-
     /// The entry in the old scan, if it was there.
     pub fn old_node(&self, e: Entry) -> Option<Node> {
-        match e {
-            Entry::Old(o) => Some(self.old.node(o)),
-            Entry::New(n) => match self.matching.old_of[n as usize] {
-                NONE => None,
-                o => Some(self.old.node(o)),
-            },
-        }
+        self.old_id(e).map(|o| self.old.node(o))
     }
 
     /// The entry in the new scan, if it is there.
@@ -266,6 +129,30 @@ impl<'a> Diff<'a> {
             Entry::Old(_) => None,
         }
     }
+}
+
+impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
+    /// The compared root (an entry of the new tree).
+    pub fn top(&self) -> EntryOf<O, N> {
+        Entry::New(self.matching.new_root)
+    }
+
+    pub fn status(&self, e: EntryOf<O, N>) -> Status {
+        match e {
+            Entry::Old(_) => Status::Removed,
+            Entry::New(n) if self.matching.old_of.get(n) == O::Id::NONE => Status::Added,
+            Entry::New(n) if self.matching.changed.contains(n) => Status::Changed,
+            Entry::New(_) => Status::Same,
+        }
+    }
+
+    /// The entry's id in the old scan, if it was there.
+    fn old_id(&self, e: EntryOf<O, N>) -> Option<O::Id> {
+        match e {
+            Entry::Old(o) => Some(o),
+            Entry::New(n) => Some(self.matching.old_of.get(n)).filter(|&o| o != O::Id::NONE),
+        }
+    }
 
     /// What sizes mean here: the mode the scans were compared in.
     pub fn mode(&self) -> SizeMode {
@@ -273,48 +160,51 @@ impl<'a> Diff<'a> {
     }
 
     /// Size before (0 when it was not there: [`Diff::status`] says which).
-    pub fn old_size(&self, e: Entry) -> u64 {
-        self.old_node(e).map_or(0, |n| n.size(self.mode()))
+    pub fn old_size(&self, e: EntryOf<O, N>) -> u64 {
+        self.old_id(e).map_or(0, |o| self.old.size(o, self.mode()))
     }
 
     /// Size now (0 when it is gone).
-    pub fn new_size(&self, e: Entry) -> u64 {
-        self.new_node(e).map_or(0, |n| n.size(self.mode()))
+    pub fn new_size(&self, e: EntryOf<O, N>) -> u64 {
+        match e {
+            Entry::New(n) => self.new.size(n, self.mode()),
+            Entry::Old(_) => 0,
+        }
     }
 
     /// New size minus old size.
-    pub fn delta(&self, e: Entry) -> i128 {
+    pub fn delta(&self, e: EntryOf<O, N>) -> i128 {
         i128::from(self.new_size(e)) - i128::from(self.old_size(e))
     }
 
     /// The entry's name; the top's is the new scan's root name.
-    pub fn name(&self, e: Entry) -> &'a [u8] {
+    pub fn name(&self, e: EntryOf<O, N>) -> &'a [u8] {
         match e {
             Entry::New(n) => self.new.name(n),
             Entry::Old(o) => self.old.name(o),
         }
     }
 
-    pub fn kind(&self, e: Entry) -> EntryKind {
+    pub fn kind(&self, e: EntryOf<O, N>) -> EntryKind {
         match e {
-            Entry::New(n) => self.new.node(n).kind(),
-            Entry::Old(o) => self.old.node(o).kind(),
+            Entry::New(n) => self.new.kind(n),
+            Entry::Old(o) => self.old.kind(o),
         }
     }
 
-    pub fn is_dir(&self, e: Entry) -> bool {
+    pub fn is_dir(&self, e: EntryOf<O, N>) -> bool {
         self.kind(e) == EntryKind::Dir
     }
 
     /// The entry's directory in the comparison; `None` for the top.
-    pub fn parent(&self, e: Entry) -> Option<Entry> {
+    pub fn parent(&self, e: EntryOf<O, N>) -> Option<EntryOf<O, N>> {
         match e {
             Entry::New(n) if n == self.matching.new_root => None,
             Entry::New(n) => Some(Entry::New(self.new.parent(n))),
             Entry::Old(o) => {
                 let p = self.old.parent(o);
-                Some(match self.matching.new_of[p as usize] {
-                    NONE => Entry::Old(p),
+                Some(match self.matching.new_of.get(p) {
+                    n if n == N::Id::NONE => Entry::Old(p),
                     n => Entry::New(n),
                 })
             }
@@ -322,52 +212,39 @@ impl<'a> Diff<'a> {
     }
 
     /// Whether the entry has anything below it, in either scan.
-    pub fn has_children(&self, e: Entry) -> bool {
-        self.new_node(e).is_some_and(|n| n.child_count > 0)
-            || self.old_node(e).is_some_and(|n| n.child_count > 0)
+    pub fn has_children(&self, e: EntryOf<O, N>) -> bool {
+        matches!(e, Entry::New(n) if self.new.child_count(n) > 0)
+            || self.old_id(e).is_some_and(|o| self.old.child_count(o) > 0)
     }
 
     /// Appends the entry's children: what is there now, then what was removed.
-    pub fn children_into(&self, e: Entry, out: &mut Vec<Entry>) {
+    pub fn children_into(&self, e: EntryOf<O, N>, out: &mut Vec<EntryOf<O, N>>) {
         let m = self.matching;
+        let (old, new) = (self.old, self.new);
         match e {
             Entry::New(n) => {
-                out.extend(
-                    self.new
-                        .node(n)
-                        .children()
-                        .filter(|&c| live(&self.new.node(c)))
-                        .map(Entry::New),
-                );
-                let o = m.old_of[n as usize];
-                if o != NONE && !unread(&self.new.node(n)) {
+                out.extend(new.children(n).filter(|&c| live(new, c)).map(Entry::New));
+                let o = m.old_of.get(n);
+                if o != O::Id::NONE && !unread(new, n) {
                     out.extend(
-                        self.old
-                            .node(o)
-                            .children()
-                            .filter(|&c| live(&self.old.node(c)) && m.new_of[c as usize] == NONE)
+                        old.children(o)
+                            .filter(|&c| live(old, c) && m.new_of.get(c) == N::Id::NONE)
                             .map(Entry::Old),
                     );
                 }
             }
-            Entry::Old(o) => out.extend(
-                self.old
-                    .node(o)
-                    .children()
-                    .filter(|&c| live(&self.old.node(c)))
-                    .map(Entry::Old),
-            ),
+            Entry::Old(o) => out.extend(old.children(o).filter(|&c| live(old, c)).map(Entry::Old)),
         }
     }
 
-    pub fn children(&self, e: Entry) -> Vec<Entry> {
+    pub fn children(&self, e: EntryOf<O, N>) -> Vec<EntryOf<O, N>> {
         let mut v = Vec::new();
         self.children_into(e, &mut v);
         v
     }
 
     /// Path below the top, `/`-joined (the top itself is empty).
-    pub fn rel_path(&self, e: Entry) -> Vec<u8> {
+    pub fn rel_path(&self, e: EntryOf<O, N>) -> Vec<u8> {
         let mut chain = Vec::new();
         let mut cur = e;
         while let Some(p) = self.parent(cur) {
@@ -385,7 +262,7 @@ impl<'a> Diff<'a> {
     }
 
     /// Full path: the top's name, then the path below it.
-    pub fn path(&self, e: Entry) -> Vec<u8> {
+    pub fn path(&self, e: EntryOf<O, N>) -> Vec<u8> {
         let mut out = self.name(self.top()).to_vec();
         let rel = self.rel_path(e);
         if !rel.is_empty() {
@@ -399,4 +276,4 @@ impl<'a> Diff<'a> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

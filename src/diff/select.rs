@@ -6,8 +6,8 @@
 
 use std::cmp::Ordering;
 
-use super::{Diff, Entry, Status};
-use crate::tree::{best_first, Ranking, Row};
+use super::{Diff, Entry, EntryOf, Status};
+use crate::tree::{best_first, Ranking, Row, TreeView};
 
 /// What decides whether an entry of a comparison may be shown.
 #[derive(Clone, Debug)]
@@ -24,11 +24,15 @@ pub struct DiffSelection {
 }
 
 /// One line of a comparison view, in layout order (parents before children).
-pub type DiffRow = Row<Entry>;
+pub type DiffRow<E = Entry> = Row<E>;
 
 impl DiffSelection {
     /// Unchanged entries are never shown (the top always is, by the callers).
-    pub fn is_visible(&self, d: &Diff<'_>, e: Entry) -> bool {
+    pub fn is_visible<O: TreeView, N: TreeView>(
+        &self,
+        d: &Diff<'_, O, N>,
+        e: EntryOf<O, N>,
+    ) -> bool {
         if d.status(e) == Status::Same || self.only_dirs && !d.is_dir(e) {
             return false;
         }
@@ -40,13 +44,22 @@ impl DiffSelection {
     }
 
     /// Display order: bigger change first, ties by path.
-    pub fn order(&self, d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
+    pub fn order<O: TreeView, N: TreeView>(
+        &self,
+        d: &Diff<'_, O, N>,
+        a: EntryOf<O, N>,
+        b: EntryOf<O, N>,
+    ) -> Ordering {
         Changes { diff: d, sel: self }.display_order(a, b)
     }
 }
 
 /// Siblings by name, then removed before added (a file replaced by a directory has both).
-fn sibling_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
+fn sibling_order<O: TreeView, N: TreeView>(
+    d: &Diff<'_, O, N>,
+    a: EntryOf<O, N>,
+    b: EntryOf<O, N>,
+) -> Ordering {
     d.name(a)
         .cmp(d.name(b))
         .then_with(|| (d.status(b) == Status::Removed).cmp(&(d.status(a) == Status::Removed)))
@@ -54,7 +67,11 @@ fn sibling_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
 
 /// Depth-first order by name: an ancestor before its descendants, then by the names of the
 /// first ancestors that differ. O(depth), and cheap for siblings (the common tie).
-pub fn path_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
+pub fn path_order<O: TreeView, N: TreeView>(
+    d: &Diff<'_, O, N>,
+    a: EntryOf<O, N>,
+    b: EntryOf<O, N>,
+) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
@@ -62,7 +79,7 @@ pub fn path_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
     if pa.is_some() && pa == pb {
         return sibling_order(d, a, b);
     }
-    let chain = |mut e: Entry| {
+    let chain = |mut e: EntryOf<O, N>| {
         let mut v = vec![e];
         while let Some(p) = d.parent(e) {
             v.push(p);
@@ -79,23 +96,23 @@ pub fn path_order(d: &Diff<'_>, a: Entry, b: Entry) -> Ordering {
 }
 
 /// The entries of a comparison ranked by the size of their change, ties by path.
-struct Changes<'d, 'a, 's> {
-    diff: &'d Diff<'a>,
+struct Changes<'d, 'a, 's, O: TreeView, N: TreeView> {
+    diff: &'d Diff<'a, O, N>,
     sel: &'s DiffSelection,
 }
 
-impl Ranking for Changes<'_, '_, '_> {
-    type Item = Entry;
+impl<O: TreeView, N: TreeView> Ranking for Changes<'_, '_, '_, O, N> {
+    type Item = EntryOf<O, N>;
 
-    fn rank(&self, e: Entry) -> u128 {
+    fn rank(&self, e: Self::Item) -> u128 {
         self.diff.delta(e).unsigned_abs()
     }
 
-    fn tie(&self, a: Entry, b: Entry) -> Ordering {
+    fn tie(&self, a: Self::Item, b: Self::Item) -> Ordering {
         path_order(self.diff, b, a)
     }
 
-    fn candidates(&self, e: Entry, budget: usize, out: &mut Vec<Entry>) {
+    fn candidates(&self, e: Self::Item, budget: usize, out: &mut Vec<Self::Item>) {
         let (d, sel) = (self.diff, self.sel);
         if !d.has_children(e) {
             return;
@@ -111,7 +128,10 @@ impl Ranking for Changes<'_, '_, '_> {
 }
 
 /// Chooses the rows below the top of the comparison (shown whatever its change).
-pub fn select_diff_rows(d: &Diff<'_>, sel: &DiffSelection) -> Vec<DiffRow> {
+pub fn select_diff_rows<O: TreeView, N: TreeView>(
+    d: &Diff<'_, O, N>,
+    sel: &DiffSelection,
+) -> Vec<DiffRow<EntryOf<O, N>>> {
     let changes = Changes { diff: d, sel };
     best_first(&changes, &[d.top()], sel.max_rows, sel.max_depth)
 }

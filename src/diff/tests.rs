@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use super::select::{select_diff_rows, DiffSelection};
 use super::*;
-use crate::tree::{Node, TreeBuilder};
+use crate::tree::{Node, TreeBuilder, TreeView};
 
 /// A finished tree from `path → size` lines; a path ending in `/` is a directory (own size
 /// 10). Children are added in the order given, so tests can shuffle them.
@@ -63,7 +63,7 @@ fn matching(old: &Tree, new: &Tree) -> Matching {
 }
 
 /// Every entry below the top: relative path → (status, old, new) in disk bytes.
-fn facts(d: &Diff<'_>) -> BTreeMap<String, (Status, u64, u64)> {
+fn facts<O: TreeView, N: TreeView>(d: &Diff<'_, O, N>) -> BTreeMap<String, (Status, u64, u64)> {
     let mut out = BTreeMap::new();
     let mut stack = vec![d.top()];
     while let Some(e) = stack.pop() {
@@ -94,8 +94,8 @@ fn identical_scans_are_the_same_everywhere() {
     assert_eq!(d.delta(d.top()), 0);
 }
 
-#[test]
-fn every_kind_of_change_is_found() {
+/// Two scans with every kind of change, children in another order.
+pub(crate) fn changed_pair() -> (Tree, Tree) {
     let old = tree(
         "/r",
         &[
@@ -128,6 +128,12 @@ fn every_kind_of_change_is_found() {
             ("other/x", 8),
         ],
     );
+    (old, new)
+}
+
+#[test]
+fn every_kind_of_change_is_found() {
+    let (old, new) = changed_pair();
     let m = matching(&old, &new);
     let d = m.with(&old, &new);
     let f = facts(&d);
@@ -367,4 +373,51 @@ fn rows_come_biggest_change_first_and_skip_the_unchanged() {
     sel.only_dirs = true;
     sel.min_change = None;
     assert_eq!(shown(&sel), ["/r changed", " a changed"]);
+}
+
+/// The rows a selection chooses, as paths with what happened to each.
+fn rows_of<O: TreeView, N: TreeView>(
+    d: &Diff<'_, O, N>,
+    sel: &DiffSelection,
+) -> Vec<(Vec<u8>, Status, usize, bool)> {
+    let rows = select_diff_rows(d, sel);
+    rows.iter()
+        .map(|r| (d.path(r.id), d.status(r.id), r.depth, r.last))
+        .collect()
+}
+
+/// Two trees read through sparse `u64` ids (as a file-backed tree's), both or only the old
+/// one, compare as the in-memory trees do: every entry, and the rows chosen.
+#[test]
+fn a_comparison_through_sparse_ids_is_the_trees() {
+    use crate::tree::Sparse;
+    let (old, mut new) = changed_pair();
+    new.remove(new.node(1).first_child + 2); // deleted in the interactive view
+    let m = matching(&old, &new);
+    let want = m.with(&old, &new);
+    let (so, sn) = (Sparse(&old), Sparse(&new));
+    let root = Sparse::id(1);
+    for mode in [SizeMode::Disk, SizeMode::Count] {
+        let m = Matching::new(&old, 1, &new, 1, mode);
+        let want = m.with(&old, &new);
+        let both = Matching::new(&so, root, &sn, root, mode);
+        let mixed = Matching::new(&so, root, &new, 1, mode);
+        assert_eq!(facts(&both.with(&so, &sn)), facts(&want), "{mode:?}");
+        assert_eq!(facts(&mixed.with(&so, &new)), facts(&want), "{mode:?}");
+    }
+    let both = Matching::new(&so, root, &sn, root, SizeMode::Disk);
+    let d = both.with(&so, &sn);
+    assert_eq!(d.top(), Entry::New(root));
+    for (max_rows, max_depth) in [(100, None), (5, None), (100, Some(1))] {
+        let sel = DiffSelection {
+            max_rows,
+            max_depth,
+            min_change: None,
+            only_dirs: false,
+            hide_empty: false,
+        };
+        let rows = rows_of(&want, &sel);
+        assert!(rows.len() > 3);
+        assert_eq!(rows_of(&d, &sel), rows, "{max_rows} {max_depth:?}");
+    }
 }

@@ -14,8 +14,9 @@ use super::bars::tree_prefix;
 use super::color::{Palette, RESET};
 use super::escape::{escape, truncate, Escaped};
 use crate::diff::select::DiffRow;
-use crate::diff::{Diff, Status};
+use crate::diff::{Diff, EntryOf, Status};
 use crate::render::ViewOptions;
+use crate::tree::TreeView;
 use crate::units::format_size;
 use crate::vocab::{SizeMode, UnitStyle};
 
@@ -44,8 +45,8 @@ fn mark(status: Status) -> &'static str {
     }
 }
 
-struct Line<'t> {
-    row: DiffRow,
+struct Line<'t, E> {
+    row: DiffRow<E>,
     old: String,
     new: String,
     delta: String,
@@ -61,7 +62,12 @@ pub struct DiffBarsView<'a> {
 
 impl DiffBarsView<'_> {
     /// Writes `rows` (in layout order, parents first).
-    pub fn render(&self, d: &Diff<'_>, rows: &[DiffRow], out: &mut dyn Write) -> io::Result<()> {
+    pub fn render<O: TreeView, N: TreeView>(
+        &self,
+        d: &Diff<'_, O, N>,
+        rows: &[DiffRow<EntryOf<O, N>>],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let opts = self.opts;
         let mode = d.mode();
         let size = |v: u64| format_size(v, mode, opts.units);
@@ -75,7 +81,7 @@ impl DiffBarsView<'_> {
                 }
             })
             .collect();
-        let lines: Vec<Line<'_>> = rows
+        let lines: Vec<Line<'_, _>> = rows
             .iter()
             .zip(&names)
             .map(|(r, name)| {
@@ -120,9 +126,9 @@ impl DiffBarsView<'_> {
     }
 
     /// The columns' widths, fitted to the widest of `lines` and to the terminal.
-    fn layout(&self, lines: &[Line<'_>], scale: u128) -> Layout {
+    fn layout<E>(&self, lines: &[Line<'_, E>], scale: u128) -> Layout {
         let opts = self.opts;
-        let widest = |f: fn(&Line<'_>) -> usize| lines.iter().map(f).max().unwrap_or(0);
+        let widest = |f: fn(&Line<'_, E>) -> usize| lines.iter().map(f).max().unwrap_or(0);
         let (old_w, new_w, delta_w) = (
             widest(|l| l.old.len()),
             widest(|l| l.new.len()),
@@ -152,10 +158,10 @@ impl DiffBarsView<'_> {
     }
 
     /// One row, its tree guides drawn from `guides` (one per ancestor: a line goes on).
-    fn line(
+    fn line<O: TreeView, N: TreeView>(
         &self,
-        d: &Diff<'_>,
-        l: &Line<'_>,
+        d: &Diff<'_, O, N>,
+        l: &Line<'_, EntryOf<O, N>>,
         lay: &Layout,
         guides: &[bool],
     ) -> io::Result<Vec<u8>> {
@@ -266,5 +272,66 @@ mod tests {
             signed_size(-4096, SizeMode::Apparent, UnitStyle::Plain),
             "-4096B"
         );
+    }
+
+    /// The printed comparison of trees read through sparse `u64` ids (as a file-backed
+    /// tree's) is the in-memory trees', byte for byte: the bars and `-j`.
+    #[test]
+    fn printed_through_sparse_ids_as_from_the_trees() -> io::Result<()> {
+        use crate::diff::select::{select_diff_rows, DiffSelection};
+        use crate::diff::Matching;
+        use crate::tree::Sparse;
+        let (old, new) = crate::diff::tests::changed_pair();
+        let (so, sn) = (Sparse(&old), Sparse(&new));
+        let opts = ViewOptions {
+            depth: None,
+            lines: 100,
+            reverse: false,
+            min_size: None,
+            bars: true,
+            bars_on_right: true,
+            color: false,
+            full_paths: true,
+            only_dirs: false,
+            width: 90,
+            skip_total: false,
+            dim: false,
+            filetime: None,
+            collapse: Default::default(),
+            units: UnitStyle::HumanIec,
+            to_terminal: false,
+        };
+        let view = DiffBarsView {
+            opts: &opts,
+            palette: None,
+        };
+        let sel = DiffSelection {
+            max_rows: 100,
+            max_depth: None,
+            min_change: None,
+            only_dirs: false,
+            hide_empty: false,
+        };
+        let m = Matching::new(&old, 1, &new, 1, SizeMode::Disk);
+        let d = m.with(&old, &new);
+        let (mut bars, mut json) = (Vec::new(), Vec::new());
+        view.render(&d, &select_diff_rows(&d, &sel), &mut bars)?;
+        crate::render::diff_json::render_diff_json(&d, &sel, &mut json)?;
+        let root = Sparse::id(1);
+        let m = Matching::new(&so, root, &sn, root, SizeMode::Disk);
+        let d = m.with(&so, &sn);
+        let (mut sparse_bars, mut sparse_json) = (Vec::new(), Vec::new());
+        view.render(&d, &select_diff_rows(&d, &sel), &mut sparse_bars)?;
+        crate::render::diff_json::render_diff_json(&d, &sel, &mut sparse_json)?;
+        assert!(bars.len() > 500 && json.len() > 500);
+        assert_eq!(
+            String::from_utf8_lossy(&sparse_bars),
+            String::from_utf8_lossy(&bars)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&sparse_json),
+            String::from_utf8_lossy(&json)
+        );
+        Ok(())
     }
 }

@@ -13,9 +13,14 @@ use std::io::{self, Write};
 
 use super::json::write_name;
 use crate::diff::select::DiffSelection;
-use crate::diff::{Diff, Entry};
+use crate::diff::{Diff, EntryOf};
+use crate::tree::TreeView;
 
-fn write_node(out: &mut dyn Write, d: &Diff<'_>, e: Entry) -> io::Result<()> {
+fn write_node<O: TreeView, N: TreeView>(
+    out: &mut dyn Write,
+    d: &Diff<'_, O, N>,
+    e: EntryOf<O, N>,
+) -> io::Result<()> {
     out.write_all(b"{")?;
     write_name(out, d.name(e))?;
     write!(
@@ -31,9 +36,13 @@ fn write_node(out: &mut dyn Write, d: &Diff<'_>, e: Entry) -> io::Result<()> {
 
 /// Writes the top of the comparison and every visible entry down to the selection's depth
 /// (`max_rows` does not apply: a document has no screen to fill).
-pub fn render_diff_json(d: &Diff<'_>, sel: &DiffSelection, out: &mut dyn Write) -> io::Result<()> {
-    enum Step {
-        Open(Entry, usize, bool),
+pub fn render_diff_json<O: TreeView, N: TreeView>(
+    d: &Diff<'_, O, N>,
+    sel: &DiffSelection,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    enum Step<E> {
+        Open(E, usize, bool),
         Close,
     }
     let mut kids = Vec::new();

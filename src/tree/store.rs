@@ -104,6 +104,23 @@ impl Tree {
         }
     }
 
+    /// The entry's disk and apparent sizes and entries at once, read as [`Tree::size_of`] does.
+    #[inline]
+    pub fn sizes_of(&self, id: NodeId) -> super::Sizes {
+        let (disk, apparent, entries) = match self.slot(id).small_values() {
+            Some((disk, apparent, entries, _)) => (disk, apparent, entries),
+            None => {
+                let n = self.node(id);
+                (n.disk, n.apparent, n.entries)
+            }
+        };
+        super::Sizes {
+            disk,
+            apparent,
+            entries: u64::from(entries),
+        }
+    }
+
     /// What a view asks of every entry before it shows it: its size in `mode`, its kind and
     /// its flags.
     #[inline]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use rustc_hash::FxHashMap;
 
-use super::{flags, EntryKind, Node, NodeId, Tree, TreeBuilder};
+use super::{flags, EntryKind, Node, Tree, TreeBuilder, TreeView};
 use crate::vocab::SizeMode;
 
 /// What one group adds up.
@@ -18,11 +18,13 @@ struct Sums {
 }
 
 impl Sums {
-    fn add(&mut self, n: &Node) {
-        self.disk = self.disk.saturating_add(n.disk);
-        self.apparent = self.apparent.saturating_add(n.apparent);
+    fn add<T: TreeView>(&mut self, tree: &T, id: T::Id) {
+        self.disk = self.disk.saturating_add(tree.size(id, SizeMode::Disk));
+        self.apparent = self
+            .apparent
+            .saturating_add(tree.size(id, SizeMode::Apparent));
         self.files = self.files.saturating_add(1);
-        self.mtime = self.mtime.max(n.mtime);
+        self.mtime = self.mtime.max(tree.mtime(id));
     }
 
     fn merge(&mut self, o: &Sums) {
@@ -57,18 +59,19 @@ fn extension(name: &[u8]) -> Option<&[u8]> {
 
 /// A finished tree's counted files by extension, as a new finished tree: one root
 /// `(total)` with the `groups - 1` biggest groups (in `mode`) and `(others)`.
-pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
+pub fn by_file_type<T: TreeView>(tree: &T, mode: SizeMode, groups: usize) -> Tree {
     let mut sums: FxHashMap<Option<&[u8]>, Sums> = FxHashMap::default();
-    for id in 1..tree.len() as NodeId {
-        let n = tree.node(id);
-        let left_out = n.has(flags::DUPLICATE) || n.has(flags::FILTERED);
-        if n.kind() == EntryKind::File && !left_out && !tree.is_root(id) {
-            sums.entry(extension(tree.name(id))).or_default().add(&n);
-        } else if n.kind() == EntryKind::File && !left_out {
-            // a file given as a path: its name is the path, its extension the last one's
-            let base = tree.name(id).rsplit(|&b| b == b'/').next().unwrap_or(b"");
-            sums.entry(extension(base)).or_default().add(&n);
+    for id in tree.entries() {
+        let left_out = tree.flags(id) & (flags::DUPLICATE | flags::FILTERED) != 0;
+        if tree.kind(id) != EntryKind::File || left_out {
+            continue;
         }
+        let name = match tree.is_root(id) {
+            // a file given as a path: its name is the path, its extension the last one's
+            true => tree.name(id).rsplit(|&b| b == b'/').next().unwrap_or(b""),
+            false => tree.entry_name(id),
+        };
+        sums.entry(extension(name)).or_default().add(tree, id);
     }
     let mut groups_v: Vec<(Option<&[u8]>, Sums)> = sums.into_iter().collect();
     // dust's order: biggest first, ties by extension, the greatest first ("(no extension)"
@@ -114,6 +117,7 @@ pub fn by_file_type(tree: &Tree, mode: SizeMode, groups: usize) -> Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::NodeId;
 
     #[test]
     fn extensions_as_path_extension() {
@@ -122,5 +126,53 @@ mod tests {
         assert_eq!(extension(b".bashrc"), None);
         assert_eq!(extension(b"a."), Some(&b"."[..]));
         assert_eq!(extension(b"x.\xff"), Some(&b".\xff"[..]));
+    }
+
+    /// Groups read through sparse `u64` ids (as a file-backed tree's), whose entries are
+    /// found depth-first, are the in-memory tree's.
+    #[test]
+    fn groups_through_sparse_ids_are_the_trees() {
+        use crate::tree::Sparse;
+        let mut b = TreeBuilder::new();
+        let dir = || Node::new(EntryKind::Dir, 4096, 4096, 0, 0);
+        let file = |s: u64, t: i64| Node::new(EntryKind::File, s, s, t, 0);
+        b.add_roots(vec![
+            (b"r".to_vec(), dir()),
+            (b"x/y.tar.gz".to_vec(), file(700, 9)),
+        ]);
+        let names: [&[u8]; 6] = [b"a.c", b"b.gz", b"Makefile", b"d", b"e.c", b".rc"];
+        let first = b.add_children(
+            1,
+            names.iter().enumerate().map(|(i, &n)| match i {
+                3 => (dir(), n),
+                _ => (file(100 * i as u64 + 1, i as i64), n),
+            }),
+        );
+        b.add_children(first + 3, names.iter().map(|&n| (file(3, 4), n)));
+        let mut tree = b.into_tree();
+        tree.finish();
+        let rows = |t: &Tree| {
+            let kid = |id| {
+                (
+                    t.path(id),
+                    t.node(id).disk,
+                    t.node(id).entries,
+                    t.node(id).mtime,
+                )
+            };
+            (0..t.len() as NodeId).map(kid).collect::<Vec<_>>()
+        };
+        for (mode, groups) in [
+            (SizeMode::Disk, 3),
+            (SizeMode::Count, 10),
+            (SizeMode::Time, 2),
+        ] {
+            let want = rows(&by_file_type(&tree, mode, groups));
+            assert!(want.len() > 2);
+            assert_eq!(rows(&by_file_type(&Sparse(&tree), mode, groups)), want);
+        }
+        let mut seen: Vec<NodeId> = Sparse(&tree).entries().map(Sparse::node).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..tree.len() as NodeId).collect::<Vec<_>>());
     }
 }

@@ -5,18 +5,24 @@
 //! node's parent is stored.
 
 use std::cmp::Ordering;
-use std::fmt::Debug;
-use std::hash::Hash;
 
-use super::{flags, EntryKind, LinkKey, NodeId, Sharing, StatExtra, Tree, TOTAL};
+use super::ids::EntryId;
+use super::{flags, EntryKind, LinkKey, NodeId, Sharing, Sizes, StatExtra, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
 /// A tree of settled totals, as the views read it: names, kinds, sizes and children. Sizes
 /// are subtree totals (an entry's own for a file).
 pub trait TreeView {
     /// How an entry is named. `Ord` is the order siblings were stored in (a view falls back
-    /// on it for entries of one size in a tree it built in display order).
-    type Id: Copy + Eq + Ord + Hash + Debug;
+    /// on it for entries of one size in a tree it built in display order). [`EntryId`]
+    /// chooses the tables a view keeps by id (an array for dense ids, a hash otherwise).
+    type Id: EntryId;
+
+    /// Every id is below this when ids are dense indices (the in-memory tree's length), else
+    /// 0: how big a table by id ([`EntryId::Map`]) starts, so it never grows while filled.
+    fn id_bound(&self) -> usize {
+        0
+    }
 
     /// The entry above the scanned paths, `(total)`.
     fn total(&self) -> Self::Id;
@@ -43,6 +49,16 @@ pub trait TreeView {
 
     /// Newest modification time in the subtree (seconds since the epoch).
     fn mtime(&self, id: Self::Id) -> i64;
+
+    /// Disk and apparent sizes and entries at once (`--by-owner` reads all three of every
+    /// entry twice: a tree may read its storage once for them).
+    fn sizes(&self, id: Self::Id) -> Sizes {
+        Sizes {
+            disk: self.size(id, SizeMode::Disk),
+            apparent: self.size(id, SizeMode::Apparent),
+            entries: self.size(id, SizeMode::Count),
+        }
+    }
 
     /// What of its disk size the subtree has alone and shares (`--extents`), if counted.
     fn sharing(&self, _id: Self::Id) -> Option<Sharing> {
@@ -86,6 +102,35 @@ pub trait TreeView {
     /// The entry's owner and mode, when kept.
     fn extra(&self, _id: Self::Id) -> Option<StatExtra> {
         None
+    }
+
+    /// Whether the entries' owners were recorded (`--by-owner` needs them; a walk records them
+    /// when asked, an export written with `--export-extended` carries them).
+    fn records_owners(&self) -> bool {
+        false
+    }
+
+    /// The entry's owner (uid), when recorded for it.
+    fn owner(&self, _id: Self::Id) -> Option<u32> {
+        None
+    }
+
+    /// Every entry below the total, each once, in no particular order (the views that add
+    /// up all of them, `-t`'s groups): depth-first by default; a tree stored as an array
+    /// sweeps it.
+    fn entries(&self) -> impl Iterator<Item = Self::Id> + '_ {
+        let mut dirs = vec![self.total()];
+        let mut next = Vec::new();
+        std::iter::from_fn(move || loop {
+            if let Some(id) = next.pop() {
+                if self.child_count(id) > 0 {
+                    dirs.push(id);
+                }
+                return Some(id);
+            }
+            next.extend(self.children(dirs.pop()?));
+            next.reverse();
+        })
     }
 
     /// The directory that lists `id` (the total for a scanned path and for itself).
@@ -202,9 +247,26 @@ impl TreeView for Tree {
         TOTAL
     }
 
+    fn id_bound(&self) -> usize {
+        self.len()
+    }
+
     #[inline]
     fn roots(&self) -> impl Iterator<Item = NodeId> + '_ {
         Tree::roots(self)
+    }
+
+    fn records_owners(&self) -> bool {
+        self.extra.len() >= self.len()
+    }
+
+    #[inline]
+    fn owner(&self, id: NodeId) -> Option<u32> {
+        self.extra_of(id).map(|e| e.uid)
+    }
+
+    fn entries(&self) -> impl Iterator<Item = NodeId> + '_ {
+        1..self.len() as NodeId
     }
 
     #[inline]
@@ -236,6 +298,11 @@ impl TreeView for Tree {
     #[inline]
     fn mtime(&self, id: NodeId) -> i64 {
         self.node(id).mtime
+    }
+
+    #[inline]
+    fn sizes(&self, id: NodeId) -> Sizes {
+        self.sizes_of(id)
     }
 
     #[inline]
@@ -346,6 +413,12 @@ impl TreeView for Sparse<'_> {
     }
     fn mtime(&self, id: u64) -> i64 {
         TreeView::mtime(self.0, Self::node(id))
+    }
+    fn records_owners(&self) -> bool {
+        self.0.records_owners()
+    }
+    fn owner(&self, id: u64) -> Option<u32> {
+        self.0.owner(Self::node(id))
     }
     fn parent(&self, id: u64) -> u64 {
         Self::id(self.0.parent(Self::node(id)))
