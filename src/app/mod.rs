@@ -7,6 +7,7 @@
 pub mod diff;
 pub mod export;
 pub mod html;
+mod lazy;
 pub mod print;
 pub mod scan;
 

@@ -14,10 +14,15 @@ use crate::render::escape::shown;
 use crate::render::labels::Labels;
 use crate::render::{self, ViewOptions};
 use crate::settle::Totals;
-use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
+use crate::tree::{
+    self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TreeView, TOTAL,
+};
 
 /// Scans, reports what could not be read, prints the view.
 pub fn run(config: &Config, view: View) -> ExitStatus {
+    if let Some(status) = super::lazy::print(config, view) {
+        return status;
+    }
     let (scan, mut status) = match super::scan::load(config) {
         Ok(loaded) => loaded,
         Err(status) => return status,
@@ -96,7 +101,13 @@ pub fn render_view(
         Rows::Tree | Rows::OnlyFiles => {
             let roots = shown_roots(tree);
             let labels = Labels::dust(tree, &roots, config.view.full_paths);
-            return render_rows(tree, &roots, config, &config.view, &labels, view, out);
+            let collapsed = tree.dirs_matching(&config.view.collapse.0, &config.view.collapse.1);
+            let rows = Shown {
+                roots: &roots,
+                labels: &labels,
+                collapsed,
+            };
+            return render_rows(tree, rows, config, &config.view, view, out);
         }
     };
     let flat = ViewOptions {
@@ -112,7 +123,12 @@ pub fn render_view(
     };
     let roots: Vec<NodeId> = types.roots().collect();
     let labels = Labels::as_named(flat.full_paths);
-    render_rows(&types, &roots, config, &flat, &labels, view, out)
+    let rows = Shown {
+        roots: &roots,
+        labels: &labels,
+        collapsed: Vec::new(),
+    };
+    render_rows(&types, rows, config, &flat, view, out)
 }
 
 /// The paths given that are shown: not a second name of a directory another one walked
@@ -130,26 +146,42 @@ fn shown_roots(tree: &Tree) -> Vec<NodeId> {
     }
 }
 
-/// Writes the tree or `-F`'s files of `tree` below `roots` as `opts` say (`view.rows` is
-/// not [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
-fn render_rows(
-    tree: &Tree,
-    roots: &[NodeId],
+/// What of a tree a view shows: below which paths given, named how, with which directories
+/// collapsed (sorted).
+pub struct Shown<'a, I> {
+    pub roots: &'a [I],
+    pub labels: &'a Labels<I>,
+    pub collapsed: Vec<I>,
+}
+
+/// Writes the tree or `-F`'s files of `tree` below `shown.roots` as `opts` say (`view.rows`
+/// is not [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
+pub fn render_rows<T: TreeView>(
+    tree: &T,
+    shown: Shown<'_, T::Id>,
     config: &Config,
     opts: &ViewOptions,
-    labels: &Labels,
     view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let Shown {
+        roots,
+        labels,
+        collapsed,
+    } = shown;
     if roots.is_empty() {
         return Ok(());
     }
     // one top: the path given, or "(total)" above several. --skip-total lays it out all the
     // same (its name and size are in the columns' widths, the rows below it are chosen as
     // they would be) and the renderers leave its row out, as dust draws it
-    let top = if roots.len() == 1 { roots[0] } else { TOTAL };
+    let top = if roots.len() == 1 {
+        roots[0]
+    } else {
+        tree.total()
+    };
     // below a "(total)" line the paths themselves are one level down
-    let extra = usize::from(top == TOTAL);
+    let extra = usize::from(top == tree.total());
     let sel = Selection {
         mode: config.walk.mode,
         // -n counts the rows below the top as dust does: the top's row is one more, and so
@@ -160,7 +192,7 @@ fn render_rows(
         min_size: opts.min_size,
         only_dirs: opts.only_dirs,
         hide_empty: config.filters.hides_empty_dirs(),
-        collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
+        collapsed,
         ties: labels.ties(tree),
     };
     if view.form == Form::Json && view.rows == Rows::OnlyFiles {
@@ -177,7 +209,7 @@ fn render_rows(
         return render::json::render_json(tree, top, &sel, opts.units, labels, out);
     }
     let palette = opts.color.then(Palette::from_env);
-    let lines = |opts: &ViewOptions, rows: &[Row], out: &mut dyn Write| match view.form {
+    let lines = |opts: &ViewOptions, rows: &[Row<T::Id>], out: &mut dyn Write| match view.form {
         Form::ScreenReader => {
             render::reader::render_reader(tree, rows, config.walk.mode, opts, labels, out)
         }

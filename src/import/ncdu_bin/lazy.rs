@@ -1,0 +1,571 @@
+//! An ncdu 2 binary export read as a tree on demand ([`LazyTree`], a [`TreeView`]): the index
+//! is read at open, then only the blocks that hold what a view asks of (through
+//! [`BinFile`]'s small cache), each item parsed when asked. Sizes are the stored cumulative
+//! ones (`cumdsize`, `cumasize`), which hogs's writer sums as the tree does; entries are
+//! counted below the directories a view asks of.
+//!
+//! What the stored totals cannot answer exactly as the whole import would (a hard link,
+//! whose name that counts depends on the names met before it; ncdu's shared sizes; an entry
+//! that could not be read, whose message needs the whole tree's order; times), and damage in
+//! the file, stop the view: the methods answer with nothing from then on and
+//! [`LazyTree::finish`] says why, so the caller loads the file whole or reports the damage,
+//! and never prints what was rendered.
+//!
+//! What is kept is bounded by what the view shows: the parent of each directory listed (an
+//! itemref does not say where it is listed), the names of the rows shown ([`names`]), a
+//! fixed cache of parsed items, and a count of entries per directory asked.
+
+mod names;
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+use rustc_hash::FxHashMap;
+
+use super::{BinFile, ReadAt};
+use crate::export::ncdu_bin::format::{etype, Item};
+use crate::import::ncdu::{bad_name, kind_and_flags};
+use crate::import::ImportError;
+use crate::tree::{EntryKind, TreeView};
+use crate::vocab::SizeMode;
+use names::Names;
+
+/// No item: the parent of a root, the total's itemref.
+const NONE: u64 = u64::MAX;
+
+/// Items parsed and kept, by itemref (a direct-mapped cache).
+const FACTS: usize = 4096;
+
+/// A directory's children are listed in the stored order (the chain runs the other way) a
+/// segment at a time: the chain's every `SEGMENT`th itemref is kept, then each segment read
+/// again backwards.
+const SEGMENT: usize = 256;
+
+/// The most directories whose entry counts are kept.
+const COUNTS: usize = 1 << 16;
+
+/// An entry: its itemref, and that of the directory that lists it (`NONE` for the root).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ItemId {
+    item: u64,
+    parent: u64,
+}
+
+const TOTAL: ItemId = ItemId {
+    item: NONE,
+    parent: NONE,
+};
+
+/// Why a view of a [`LazyTree`] stopped.
+#[derive(Debug)]
+pub enum Stop {
+    /// The file is damaged.
+    Damaged(ImportError),
+    /// The view asked what only the whole import answers exactly: why.
+    Load(&'static str),
+}
+
+/// What a view reads of one item.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    etype: i64,
+    kind: EntryKind,
+    flags: u8,
+    disk: u64,
+    apparent: u64,
+    /// A directory: how many entries below it the file claims.
+    items: u64,
+    sub: Option<u64>,
+    prev: Option<u64>,
+    /// A directory whose listing (or something below) could not be read, or that ncdu says
+    /// shares sizes with hard links elsewhere.
+    unsure: bool,
+}
+
+const NOTHING: Facts = Facts {
+    etype: etype::REG,
+    kind: EntryKind::File,
+    flags: 0,
+    disk: 0,
+    apparent: 0,
+    items: 0,
+    sub: None,
+    prev: None,
+    unsure: false,
+};
+
+/// A directory's children as last listed.
+struct Listing {
+    dir: u64,
+    count: usize,
+    /// Every [`SEGMENT`]th child from the last.
+    marks: Vec<u64>,
+}
+
+/// An ncdu 2 binary export read on demand.
+pub struct LazyTree<S> {
+    file: RefCell<BinFile<S>>,
+    item: RefCell<Item>,
+    facts: RefCell<Vec<(u64, Facts)>>,
+    /// The directory that lists each directory listed.
+    parents: RefCell<FxHashMap<u64, u64>>,
+    counts: RefCell<FxHashMap<u64, u64>>,
+    listing: RefCell<Option<Listing>>,
+    names: Names,
+    root: u64,
+    root_name: Vec<u8>,
+    root_facts: Facts,
+    stop: RefCell<Option<Stop>>,
+}
+
+fn damaged(msg: String) -> Stop {
+    Stop::Damaged(ImportError::Format(msg))
+}
+
+impl<S: ReadAt> LazyTree<S> {
+    /// Opens the export: its index and its root, which must be a directory named by a path.
+    pub fn open(src: S) -> Result<LazyTree<S>, Stop> {
+        let mut file = BinFile::open(src).map_err(Stop::Damaged)?;
+        let root = file.root();
+        let mut item = Item::default();
+        file.item(root, &mut item).map_err(Stop::Damaged)?;
+        if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
+            return Err(damaged(format!(
+                "the root item {root:#x} is not a directory with a name (a path)"
+            )));
+        }
+        if item.items.unwrap_or(0) >= u64::from(u32::MAX - 2) {
+            return Err(damaged(format!(
+                "directory item {root:#x} claims too many entries (more than 4 billion)"
+            )));
+        }
+        let tree = LazyTree {
+            file: RefCell::new(file),
+            item: RefCell::new(Item::default()),
+            facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
+            parents: RefCell::default(),
+            counts: RefCell::default(),
+            listing: RefCell::new(None),
+            names: Names::new(),
+            root,
+            root_facts: facts_of(&item),
+            root_name: std::mem::take(&mut item.name),
+            stop: RefCell::new(None),
+        };
+        if tree.root_facts.unsure {
+            return Err(Stop::Load("something in it could not be read"));
+        }
+        tree.parents.borrow_mut().insert(root, NONE);
+        Ok(tree)
+    }
+
+    /// Whether every answer given was whole: the reason it stopped otherwise.
+    pub fn finish(self) -> Result<(), Stop> {
+        match self.stop.into_inner() {
+            Some(stop) => Err(stop),
+            None => Ok(()),
+        }
+    }
+
+    fn fail(&self, stop: Stop) {
+        self.stop.borrow_mut().get_or_insert(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.borrow().is_some()
+    }
+
+    /// The item at `itemref`, parsed (once while it stays in the cache); [`NOTHING`] once
+    /// stopped.
+    fn facts(&self, itemref: u64) -> Facts {
+        if itemref == self.root {
+            return self.root_facts;
+        }
+        let at = (itemref ^ itemref >> 17) as usize % FACTS;
+        if let Some(&(_, f)) = self.facts.borrow().get(at).filter(|e| e.0 == itemref) {
+            return f;
+        }
+        if self.stopped() {
+            return NOTHING;
+        }
+        let mut item = self.item.borrow_mut();
+        if let Err(e) = self.file.borrow_mut().item(itemref, &mut item) {
+            self.fail(Stop::Damaged(e));
+            return NOTHING;
+        }
+        if let Some(why) = bad_name(&item.name) {
+            self.fail(damaged(format!("item {itemref:#x} has {why}")));
+            return NOTHING;
+        }
+        let f = facts_of(&item);
+        self.facts.borrow_mut()[at] = (itemref, f);
+        f
+    }
+
+    /// [`LazyTree::facts`] of an entry a view shows, or stops where the stored totals do
+    /// not say what the whole import would.
+    fn shown(&self, id: ItemId) -> Facts {
+        let f = match id == TOTAL {
+            true => self.root_facts,
+            false => self.facts(id.item),
+        };
+        let why = match f.etype {
+            etype::LINK => "it holds hard links",
+            etype::ERR => "something in it could not be read",
+            _ if f.unsure => "it holds hard links or something that could not be read",
+            _ => return f,
+        };
+        self.fail(Stop::Load(why));
+        NOTHING
+    }
+
+    /// The name stored for `itemref` (a copy).
+    fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
+        into.clear();
+        if self.stopped() {
+            return;
+        }
+        let mut item = self.item.borrow_mut();
+        match self.file.borrow_mut().item(itemref, &mut item) {
+            Ok(()) => into.extend_from_slice(&item.name),
+            Err(e) => self.fail(Stop::Damaged(e)),
+        }
+    }
+
+    /// The children of directory `dir` counted, with a mark every [`SEGMENT`]; each
+    /// directory among them checked to claim fewer entries than `dir` (so that no chain of
+    /// references leads back up).
+    fn list(&self, dir: u64) -> Option<(usize, Vec<u64>)> {
+        if let Some(l) = self.listing.borrow().as_ref().filter(|l| l.dir == dir) {
+            return Some((l.count, l.marks.clone()));
+        }
+        let f = self.facts(dir);
+        let mut walk = Chain::new(dir, &f);
+        let (mut count, mut marks) = (0, Vec::new());
+        while let Some((at, c)) = walk.next(self) {
+            if c.etype == etype::ERR {
+                self.fail(Stop::Load("something in it could not be read"));
+            } else if c.etype == etype::DIR && c.items >= f.items {
+                self.fail(damaged(format!(
+                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
+                     directory that lists it: the file's references loop",
+                    c.items, f.items
+                )));
+            }
+            if count % SEGMENT == 0 {
+                marks.push(at);
+            }
+            count += 1;
+        }
+        if self.stopped() {
+            return None;
+        }
+        let listing = Listing {
+            dir,
+            count,
+            marks: marks.clone(),
+        };
+        *self.listing.borrow_mut() = Some(listing);
+        Some((count, marks))
+    }
+
+    /// Entries in the subtree of directory `dir` (itself included), as the whole import
+    /// counts them: read to its end, its claims checked.
+    fn count(&self, dir: u64) -> u64 {
+        if let Some(&n) = self.counts.borrow().get(&dir) {
+            return n;
+        }
+        struct Open {
+            walk: Chain,
+            itemref: u64,
+            claimed: u64,
+            count: u64,
+            found: u64,
+        }
+        let open = |itemref: u64, f: &Facts| Open {
+            walk: Chain::new(itemref, f),
+            itemref,
+            claimed: f.items,
+            count: 1,
+            found: 0,
+        };
+        let mut stack = vec![open(dir, &self.facts(dir))];
+        while let Some(top) = stack.last_mut() {
+            let Some((at, c)) = top.walk.next(self) else {
+                let done = stack.pop().expect("not empty");
+                if self.stopped() {
+                    return 0;
+                }
+                if done.found != done.claimed {
+                    self.fail(damaged(format!(
+                        "directory item {:#x} claims {} entries below it, the file holds {}",
+                        done.itemref, done.claimed, done.found
+                    )));
+                    return 0;
+                }
+                let mut counts = self.counts.borrow_mut();
+                if stack.len() <= 1 && counts.len() < COUNTS {
+                    counts.insert(done.itemref, done.count);
+                }
+                match stack.last_mut() {
+                    Some(p) => (p.count, p.found) = (p.count + done.count, p.found + done.found),
+                    None => return done.count,
+                }
+                continue;
+            };
+            top.found += 1;
+            match c.etype {
+                etype::DIR if c.items < top.claimed => stack.push(open(at, &c)),
+                etype::DIR => self.fail(damaged(format!(
+                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
+                     directory that lists it: the file's references loop",
+                    c.items, top.claimed
+                ))),
+                etype::LINK | etype::ERR => {
+                    self.shown(ItemId {
+                        item: at,
+                        parent: top.itemref,
+                    });
+                }
+                _ if c.flags & crate::tree::flags::UNCOUNTED != 0 => {}
+                _ => top.count += 1,
+            }
+        }
+        0
+    }
+}
+
+/// What a view reads of `item`.
+fn facts_of(item: &Item) -> Facts {
+    let is_dir = item.etype == etype::DIR;
+    let (kind, flags) = match item.etype {
+        etype::ERR => (EntryKind::File, 0),
+        _ => kind_and_flags(item),
+    };
+    let (disk, apparent) = match item.etype {
+        etype::DIR => (item.cumdsize.unwrap_or(0), item.cumasize.unwrap_or(0)),
+        n if n < 0 => (0, 0),
+        _ => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
+    };
+    let shares = item.shrasize.unwrap_or(0) | item.shrdsize.unwrap_or(0) != 0;
+    Facts {
+        etype: item.etype,
+        kind,
+        flags,
+        disk,
+        apparent,
+        items: item.items.filter(|_| is_dir).unwrap_or(0),
+        sub: item.sub.filter(|_| is_dir),
+        prev: item.prev,
+        unsure: is_dir && (item.rderr.is_some() || shares),
+    }
+}
+
+/// A walk along a directory's chain of children, from its last: never longer than the
+/// entries the directory claims, and stopped at a loop (Brent's: one itemref kept).
+struct Chain {
+    dir: u64,
+    claimed: u64,
+    next: Option<u64>,
+    steps: u64,
+    power: u64,
+    lap: u64,
+    mark: u64,
+}
+
+impl Chain {
+    fn new(dir: u64, f: &Facts) -> Chain {
+        Chain::from(dir, f.items, f.sub)
+    }
+
+    fn from(dir: u64, claimed: u64, next: Option<u64>) -> Chain {
+        Chain {
+            dir,
+            claimed,
+            next,
+            steps: 0,
+            power: 1,
+            lap: 0,
+            mark: NONE,
+        }
+    }
+
+    fn next<S: ReadAt>(&mut self, tree: &LazyTree<S>) -> Option<(u64, Facts)> {
+        let at = self.next.take()?;
+        if tree.stopped() {
+            return None;
+        }
+        self.steps += 1;
+        let (dir, claimed) = (self.dir, self.claimed);
+        if at == self.mark {
+            tree.fail(damaged(format!(
+                "the children of directory item {dir:#x} loop back to item {at:#x}"
+            )));
+            return None;
+        }
+        if self.steps > claimed {
+            tree.fail(damaged(format!(
+                "directory item {dir:#x} lists more than the {claimed} entries it claims"
+            )));
+            return None;
+        }
+        self.lap += 1;
+        if self.lap == self.power {
+            (self.mark, self.power, self.lap) = (at, self.power * 2, 0);
+        }
+        let f = tree.facts(at);
+        self.next = f.prev;
+        (!tree.stopped()).then_some((at, f))
+    }
+}
+
+/// The children of one directory in the stored order: the segments between the marks of
+/// [`LazyTree::list`] from the last mark (the first children) back.
+pub struct Children<'t, S> {
+    tree: &'t LazyTree<S>,
+    dir: u64,
+    marks: Vec<u64>,
+    segment: Vec<u64>,
+}
+
+impl<S: ReadAt> Iterator for Children<'_, S> {
+    type Item = ItemId;
+
+    fn next(&mut self) -> Option<ItemId> {
+        if self.segment.is_empty() {
+            let mark = self.marks.pop()?;
+            let mut walk = Chain::from(self.dir, SEGMENT as u64, Some(mark));
+            while let Some((at, _)) = walk.next(self.tree) {
+                self.segment.push(at);
+                if self.segment.len() == SEGMENT {
+                    break;
+                }
+            }
+        }
+        let item = self.segment.pop()?;
+        Some(ItemId {
+            item,
+            parent: self.dir,
+        })
+    }
+}
+
+impl<S: ReadAt> TreeView for LazyTree<S> {
+    type Id = ItemId;
+
+    fn total(&self) -> ItemId {
+        TOTAL
+    }
+
+    fn roots(&self) -> impl Iterator<Item = ItemId> + '_ {
+        std::iter::once(ItemId {
+            item: self.root,
+            parent: NONE,
+        })
+    }
+
+    fn name(&self, id: ItemId) -> &[u8] {
+        match id {
+            TOTAL => b"(total)",
+            _ if id.item == self.root => &self.root_name,
+            _ => self.entry_name(id),
+        }
+    }
+
+    fn entry_name(&self, id: ItemId) -> &[u8] {
+        self.names.get_or_insert(id.item, || {
+            let mut name = Vec::new();
+            self.read_name(id.item, &mut name);
+            name
+        })
+    }
+
+    fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
+        let mut first = Vec::new();
+        self.read_name(a.item, &mut first);
+        let mut second = Vec::new();
+        self.read_name(b.item, &mut second);
+        first.cmp(&second)
+    }
+
+    fn kind(&self, id: ItemId) -> EntryKind {
+        self.shown(id).kind
+    }
+
+    fn flags(&self, id: ItemId) -> u8 {
+        self.shown(id).flags
+    }
+
+    fn size(&self, id: ItemId, mode: SizeMode) -> u64 {
+        let f = self.shown(id);
+        match mode {
+            SizeMode::Disk => f.disk,
+            SizeMode::Apparent => f.apparent,
+            SizeMode::Count if f.etype == etype::DIR => self.count(self.root_if_total(id)),
+            SizeMode::Count => u64::from(f.flags & crate::tree::flags::UNCOUNTED == 0),
+            SizeMode::Time => {
+                self.fail(Stop::Load("times are not stored as totals"));
+                0
+            }
+        }
+    }
+
+    fn mtime(&self, _id: ItemId) -> i64 {
+        self.fail(Stop::Load("times are not stored as totals"));
+        0
+    }
+
+    fn parent(&self, id: ItemId) -> ItemId {
+        if id.parent == NONE {
+            return TOTAL;
+        }
+        let above = self.parents.borrow().get(&id.parent).copied();
+        ItemId {
+            item: id.parent,
+            parent: above.unwrap_or(NONE),
+        }
+    }
+
+    fn child_count(&self, id: ItemId) -> usize {
+        match id {
+            TOTAL => 1,
+            _ if self.shown(id).etype != etype::DIR => 0,
+            _ => self.list(id.item).map_or(0, |(n, _)| n),
+        }
+    }
+
+    fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
+        let (dir, marks) = match id {
+            TOTAL => (NONE, Vec::new()),
+            _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
+            _ => {
+                self.parents.borrow_mut().insert(id.item, id.parent);
+                (
+                    id.item,
+                    self.list(id.item).map(|(_, m)| m).unwrap_or_default(),
+                )
+            }
+        };
+        let root = (id == TOTAL).then(|| self.roots().next()).flatten();
+        root.into_iter().chain(Children {
+            tree: self,
+            dir,
+            marks,
+            segment: Vec::new(),
+        })
+    }
+
+    fn is_root(&self, id: ItemId) -> bool {
+        id != TOTAL && id.parent == NONE
+    }
+}
+
+impl<S> LazyTree<S> {
+    fn root_if_total(&self, id: ItemId) -> u64 {
+        if id == TOTAL {
+            self.root
+        } else {
+            id.item
+        }
+    }
+}
