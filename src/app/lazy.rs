@@ -2,7 +2,8 @@
 //! the file read on demand ([`LazyTree`]) instead of loaded whole. The view is rendered into
 //! memory (a few rows) and printed only when every read succeeded: a damaged file is an
 //! error, never a partial view; what the stored totals cannot answer exactly as the whole
-//! import does (hard links, errors, ncdu's shared sizes, times) hands the run back to it.
+//! import does (hard links, ncdu's shared sizes, times) hands the run back to it. What could
+//! not be read is reported first, as after a load.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -11,7 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::print::{render_rows, Shown};
 use crate::config::{Config, Form, Rows, View};
-use crate::error::{fail, say, ExitStatus};
+use crate::error::{fail, report_errors_by_path, say, ExitStatus};
 use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::import::ncdu_bin::{is_binary, ReadAt};
 use crate::render::escape::shown;
@@ -47,6 +48,7 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
             return None;
         }
     };
+    let errors = tree.errors();
     let mut out = Vec::new();
     let rendered = render(&tree, config, view, &mut out);
     match tree.finish() {
@@ -57,17 +59,18 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
         }
         Ok(()) => said("read on demand"),
     }
+    let tty = config.terminals.stderr;
+    let _ = report_errors_by_path(&errors, &mut io::stderr().lock(), tty);
+    let status = match errors.is_empty() {
+        true => ExitStatus::Success,
+        false => ExitStatus::Incomplete,
+    };
     let written = rendered.and_then(|()| {
         let mut stdout = io::stdout().lock();
         stdout.write_all(&out).and_then(|()| stdout.flush())
     });
     let data = view.form == Form::Json;
-    Some(super::write_status(
-        written,
-        None,
-        data,
-        config.terminals.stderr,
-    ))
+    Some(status.max(super::write_status(written, None, data, tty)))
 }
 
 /// The file when `config` imports one binary export (not stdin) for a view of the tree or

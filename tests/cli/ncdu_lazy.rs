@@ -107,14 +107,33 @@ fn views_of_a_binary_export_read_on_demand_print_what_the_loaded_import_prints()
         VIEWS.len(),
         "all read on demand"
     );
-    // hard links (which name counts is known only from the whole), an unreadable directory
-    env.file("t/d/big", 50000).hardlink("t/d/big", "t/a/big2");
+    // what could not be read: a directory not listed, entries not stat'ed, more than ten
+    // errors (a closing line counts them); reported as the load reports them
     env.mkdir("t/locked/in")
         .file("t/locked/in/f", 10)
         .chmod("t/locked", 0o300);
-    let linked = env.run_unprivileged(["-O", "-", "--export-format", "binary", "t"]);
-    std::fs::write(env.path("linked.ncdu"), &linked.stdout).expect("write");
-    same_as_loaded(&env, &env.path("linked.ncdu"));
+    env.mkdir("t/nostat")
+        .file("t/nostat/g", 10)
+        .chmod("t/nostat", 0o644);
+    for i in 0..10 {
+        let d = format!("t/a/b/shut{i}");
+        env.mkdir(&d).file(format!("{d}/f"), 10).chmod(&d, 0o300);
+    }
+    let export = |file: &str| {
+        let out = env.run_unprivileged(["-O", "-", "--export-format", "binary", "t"]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        std::fs::write(env.path(file), &out.stdout).expect("write");
+        env.path(file)
+    };
+    let errors = export("errors.ncdu");
+    assert_eq!(
+        same_as_loaded(&env, &errors),
+        VIEWS.len(),
+        "all read on demand"
+    );
+    // hard links: which name counts is known only from the whole (where a view meets one)
+    env.file("t/d/big", 50000).hardlink("t/d/big", "t/a/big2");
+    same_as_loaded(&env, &export("linked.ncdu"));
     // ncdu 2.8's own exports, with errors, exclusions, extended fields, two threads
     let mut on_demand = 0;
     for f in [

@@ -28,6 +28,7 @@ use crate::import::ncdu::{bad_name, kind_and_flags};
 use crate::import::ImportError;
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;
+use crate::walk::ErrorKind;
 use names::Names;
 
 /// No item: the parent of a root, the total's itemref.
@@ -77,9 +78,10 @@ struct Facts {
     items: u64,
     sub: Option<u64>,
     prev: Option<u64>,
-    /// A directory whose listing (or something below) could not be read, or that ncdu says
-    /// shares sizes with hard links elsewhere.
-    unsure: bool,
+    /// A directory whose listing, or something below it, could not be read.
+    errors: bool,
+    /// A directory ncdu says shares sizes with hard links elsewhere.
+    shares: bool,
 }
 
 const NOTHING: Facts = Facts {
@@ -91,7 +93,8 @@ const NOTHING: Facts = Facts {
     items: 0,
     sub: None,
     prev: None,
-    unsure: false,
+    errors: false,
+    shares: false,
 };
 
 /// A directory's children as last listed.
@@ -152,8 +155,8 @@ impl<S: ReadAt> LazyTree<S> {
             root_name: std::mem::take(&mut item.name),
             stop: RefCell::new(None),
         };
-        if tree.root_facts.unsure {
-            return Err(Stop::Load("something in it could not be read"));
+        if tree.root_facts.shares {
+            return Err(Stop::Load("ncdu's shared sizes of hard links"));
         }
         tree.parents.borrow_mut().insert(root, NONE);
         Ok(tree)
@@ -211,8 +214,7 @@ impl<S: ReadAt> LazyTree<S> {
         };
         let why = match f.etype {
             etype::LINK => "it holds hard links",
-            etype::ERR => "something in it could not be read",
-            _ if f.unsure => "it holds hard links or something that could not be read",
+            _ if f.shares => "ncdu's shared sizes of hard links",
             _ => return f,
         };
         self.fail(Stop::Load(why));
@@ -232,7 +234,8 @@ impl<S: ReadAt> LazyTree<S> {
         }
     }
 
-    /// The children of directory `dir` counted, with a mark every [`SEGMENT`]; each
+    /// The children of directory `dir` counted (errors, which are no entries, aside), with a
+    /// mark every [`SEGMENT`] items (errors included); each
     /// directory among them checked to claim fewer entries than `dir` (so that no chain of
     /// references leads back up).
     fn list(&self, dir: u64) -> Option<(usize, Vec<u64>)> {
@@ -243,8 +246,14 @@ impl<S: ReadAt> LazyTree<S> {
         let mut walk = Chain::new(dir, &f);
         let (mut count, mut marks) = (0, Vec::new());
         while let Some((at, c)) = walk.next(self) {
-            if c.etype == etype::ERR {
-                self.fail(Stop::Load("something in it could not be read"));
+            if walk.steps % SEGMENT as u64 == 1 {
+                marks.push(at);
+            }
+            count += usize::from(c.etype != etype::ERR);
+            if c.etype == etype::ERR && !f.errors {
+                // an error its directory does not record: the errors found on demand would
+                // miss it
+                self.fail(Stop::Load("an error its directory does not record"));
             } else if c.etype == etype::DIR && c.items >= f.items {
                 self.fail(damaged(format!(
                     "directory item {at:#x} claims {} entries, not fewer than the {} of the \
@@ -252,10 +261,6 @@ impl<S: ReadAt> LazyTree<S> {
                     c.items, f.items
                 )));
             }
-            if count % SEGMENT == 0 {
-                marks.push(at);
-            }
-            count += 1;
         }
         if self.stopped() {
             return None;
@@ -267,6 +272,69 @@ impl<S: ReadAt> LazyTree<S> {
         };
         *self.listing.borrow_mut() = Some(listing);
         Some((count, marks))
+    }
+
+    /// What could not be read, as the whole import reports it (sorted by path): found by
+    /// going down only into the directories that say something below them failed.
+    pub fn errors(&self) -> Vec<(ErrorKind, Vec<u8>)> {
+        let (mut unreadable, mut failed) = (Vec::new(), Vec::new());
+        let mut path = self.root_name.clone();
+        let mut name = Vec::new();
+        let mut open = Vec::new();
+        let mut dir = (self.root, NONE, path.len());
+        loop {
+            let f = self.facts(dir.0);
+            if f.errors && !self.stopped() {
+                if f.flags & crate::tree::flags::UNREADABLE != 0 {
+                    unreadable.push((ErrorKind::ReadDir, path.clone()));
+                }
+                let marks = self.list(dir.0).map(|(_, m)| m).unwrap_or_default();
+                let kids = self.listed_items(dir.0, marks);
+                open.push((kids, dir.2));
+            }
+            let next = loop {
+                let Some((kids, len)) = open.last_mut() else {
+                    break None;
+                };
+                path.truncate(*len);
+                let Some(kid) = kids.next() else {
+                    open.pop();
+                    continue;
+                };
+                let c = self.facts(kid.item);
+                if c.etype != etype::ERR && !c.errors {
+                    continue;
+                }
+                self.read_name(kid.item, &mut name);
+                if path.last() != Some(&b'/') {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(&name);
+                if c.etype == etype::ERR {
+                    failed.push((ErrorKind::Access, path.clone()));
+                    continue;
+                }
+                break Some((kid.item, kid.parent, path.len()));
+            };
+            match next {
+                Some(d) => dir = d,
+                None => break,
+            }
+        }
+        let mut all: Vec<_> = unreadable.into_iter().chain(failed).collect();
+        all.sort_by(|a, b| a.1.cmp(&b.1));
+        all
+    }
+
+    /// Every item directory `dir` lists (errors included), in the stored order.
+    fn listed_items(&self, dir: u64, marks: Vec<u64>) -> Children<'_, S> {
+        Children {
+            tree: self,
+            dir,
+            marks,
+            segment: Vec::new(),
+            entries_only: false,
+        }
     }
 
     /// Entries in the subtree of directory `dir` (itself included), as the whole import
@@ -321,7 +389,8 @@ impl<S: ReadAt> LazyTree<S> {
                      directory that lists it: the file's references loop",
                     c.items, top.claimed
                 ))),
-                etype::LINK | etype::ERR => {
+                etype::ERR => {}
+                etype::LINK => {
                     self.shown(ItemId {
                         item: at,
                         parent: top.itemref,
@@ -357,7 +426,8 @@ fn facts_of(item: &Item) -> Facts {
         items: item.items.filter(|_| is_dir).unwrap_or(0),
         sub: item.sub.filter(|_| is_dir),
         prev: item.prev,
-        unsure: is_dir && (item.rderr.is_some() || shares),
+        errors: is_dir && item.rderr.is_some(),
+        shares: is_dir && shares,
     }
 }
 
@@ -426,18 +496,24 @@ pub struct Children<'t, S> {
     dir: u64,
     marks: Vec<u64>,
     segment: Vec<u64>,
+    /// Leave out the entries that could not be read (`err` items: no entry of the tree).
+    entries_only: bool,
 }
 
 impl<S: ReadAt> Iterator for Children<'_, S> {
     type Item = ItemId;
 
     fn next(&mut self) -> Option<ItemId> {
-        if self.segment.is_empty() {
+        while self.segment.is_empty() {
             let mark = self.marks.pop()?;
             let mut walk = Chain::from(self.dir, SEGMENT as u64, Some(mark));
-            while let Some((at, _)) = walk.next(self.tree) {
-                self.segment.push(at);
-                if self.segment.len() == SEGMENT {
+            let mut read = 0;
+            while let Some((at, f)) = walk.next(self.tree) {
+                if !(self.entries_only && f.etype == etype::ERR) {
+                    self.segment.push(at);
+                }
+                read += 1;
+                if read == SEGMENT {
                     break;
                 }
             }
@@ -552,6 +628,7 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
             dir,
             marks,
             segment: Vec::new(),
+            entries_only: true,
         })
     }
 
