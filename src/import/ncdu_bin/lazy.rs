@@ -646,3 +646,6 @@ impl<S> LazyTree<S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -41,6 +41,12 @@ impl Names {
         }
     }
 
+    /// How many names are kept.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.len.get()
+    }
+
     /// The slot `i`, its chunk made when it is the first of it.
     fn slot(&self, mut i: usize) -> &OnceCell<Box<[u8]>> {
         let mut chunk = &self.first;
