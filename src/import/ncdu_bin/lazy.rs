@@ -15,6 +15,8 @@
 //! itemref does not say where it is listed), the names of the rows shown ([`names`]), a
 //! fixed cache of parsed items, and a count of entries per directory asked.
 
+mod below;
+mod chain;
 mod names;
 
 use std::cell::RefCell;
@@ -28,7 +30,7 @@ use crate::import::ncdu::{bad_name, kind_and_flags};
 use crate::import::ImportError;
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;
-use crate::walk::ErrorKind;
+use chain::{Chain, Children};
 use names::Names;
 
 /// No item: the parent of a root, the total's itemref.
@@ -273,135 +275,6 @@ impl<S: ReadAt> LazyTree<S> {
         *self.listing.borrow_mut() = Some(listing);
         Some((count, marks))
     }
-
-    /// What could not be read, as the whole import reports it (sorted by path): found by
-    /// going down only into the directories that say something below them failed.
-    pub fn errors(&self) -> Vec<(ErrorKind, Vec<u8>)> {
-        let (mut unreadable, mut failed) = (Vec::new(), Vec::new());
-        let mut path = self.root_name.clone();
-        let mut name = Vec::new();
-        let mut open = Vec::new();
-        let mut dir = (self.root, NONE, path.len());
-        loop {
-            let f = self.facts(dir.0);
-            if f.errors && !self.stopped() {
-                if f.flags & crate::tree::flags::UNREADABLE != 0 {
-                    unreadable.push((ErrorKind::ReadDir, path.clone()));
-                }
-                let marks = self.list(dir.0).map(|(_, m)| m).unwrap_or_default();
-                let kids = self.listed_items(dir.0, marks);
-                open.push((kids, dir.2));
-            }
-            let next = loop {
-                let Some((kids, len)) = open.last_mut() else {
-                    break None;
-                };
-                path.truncate(*len);
-                let Some(kid) = kids.next() else {
-                    open.pop();
-                    continue;
-                };
-                let c = self.facts(kid.item);
-                if c.etype != etype::ERR && !c.errors {
-                    continue;
-                }
-                self.read_name(kid.item, &mut name);
-                if path.last() != Some(&b'/') {
-                    path.push(b'/');
-                }
-                path.extend_from_slice(&name);
-                if c.etype == etype::ERR {
-                    failed.push((ErrorKind::Access, path.clone()));
-                    continue;
-                }
-                break Some((kid.item, kid.parent, path.len()));
-            };
-            match next {
-                Some(d) => dir = d,
-                None => break,
-            }
-        }
-        let mut all: Vec<_> = unreadable.into_iter().chain(failed).collect();
-        all.sort_by(|a, b| a.1.cmp(&b.1));
-        all
-    }
-
-    /// Every item directory `dir` lists (errors included), in the stored order.
-    fn listed_items(&self, dir: u64, marks: Vec<u64>) -> Children<'_, S> {
-        Children {
-            tree: self,
-            dir,
-            marks,
-            segment: Vec::new(),
-            entries_only: false,
-        }
-    }
-
-    /// Entries in the subtree of directory `dir` (itself included), as the whole import
-    /// counts them: read to its end, its claims checked.
-    fn count(&self, dir: u64) -> u64 {
-        if let Some(&n) = self.counts.borrow().get(&dir) {
-            return n;
-        }
-        struct Open {
-            walk: Chain,
-            itemref: u64,
-            claimed: u64,
-            count: u64,
-            found: u64,
-        }
-        let open = |itemref: u64, f: &Facts| Open {
-            walk: Chain::new(itemref, f),
-            itemref,
-            claimed: f.items,
-            count: 1,
-            found: 0,
-        };
-        let mut stack = vec![open(dir, &self.facts(dir))];
-        while let Some(top) = stack.last_mut() {
-            let Some((at, c)) = top.walk.next(self) else {
-                let done = stack.pop().expect("not empty");
-                if self.stopped() {
-                    return 0;
-                }
-                if done.found != done.claimed {
-                    self.fail(damaged(format!(
-                        "directory item {:#x} claims {} entries below it, the file holds {}",
-                        done.itemref, done.claimed, done.found
-                    )));
-                    return 0;
-                }
-                let mut counts = self.counts.borrow_mut();
-                if stack.len() <= 1 && counts.len() < COUNTS {
-                    counts.insert(done.itemref, done.count);
-                }
-                match stack.last_mut() {
-                    Some(p) => (p.count, p.found) = (p.count + done.count, p.found + done.found),
-                    None => return done.count,
-                }
-                continue;
-            };
-            top.found += 1;
-            match c.etype {
-                etype::DIR if c.items < top.claimed => stack.push(open(at, &c)),
-                etype::DIR => self.fail(damaged(format!(
-                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
-                     directory that lists it: the file's references loop",
-                    c.items, top.claimed
-                ))),
-                etype::ERR => {}
-                etype::LINK => {
-                    self.shown(ItemId {
-                        item: at,
-                        parent: top.itemref,
-                    });
-                }
-                _ if c.flags & crate::tree::flags::UNCOUNTED != 0 => {}
-                _ => top.count += 1,
-            }
-        }
-        0
-    }
 }
 
 /// What a view reads of `item`.
@@ -428,101 +301,6 @@ fn facts_of(item: &Item) -> Facts {
         prev: item.prev,
         errors: is_dir && item.rderr.is_some(),
         shares: is_dir && shares,
-    }
-}
-
-/// A walk along a directory's chain of children, from its last: never longer than the
-/// entries the directory claims, and stopped at a loop (Brent's: one itemref kept).
-struct Chain {
-    dir: u64,
-    claimed: u64,
-    next: Option<u64>,
-    steps: u64,
-    power: u64,
-    lap: u64,
-    mark: u64,
-}
-
-impl Chain {
-    fn new(dir: u64, f: &Facts) -> Chain {
-        Chain::from(dir, f.items, f.sub)
-    }
-
-    fn from(dir: u64, claimed: u64, next: Option<u64>) -> Chain {
-        Chain {
-            dir,
-            claimed,
-            next,
-            steps: 0,
-            power: 1,
-            lap: 0,
-            mark: NONE,
-        }
-    }
-
-    fn next<S: ReadAt>(&mut self, tree: &LazyTree<S>) -> Option<(u64, Facts)> {
-        let at = self.next.take()?;
-        if tree.stopped() {
-            return None;
-        }
-        self.steps += 1;
-        let (dir, claimed) = (self.dir, self.claimed);
-        if at == self.mark {
-            tree.fail(damaged(format!(
-                "the children of directory item {dir:#x} loop back to item {at:#x}"
-            )));
-            return None;
-        }
-        if self.steps > claimed {
-            tree.fail(damaged(format!(
-                "directory item {dir:#x} lists more than the {claimed} entries it claims"
-            )));
-            return None;
-        }
-        self.lap += 1;
-        if self.lap == self.power {
-            (self.mark, self.power, self.lap) = (at, self.power * 2, 0);
-        }
-        let f = tree.facts(at);
-        self.next = f.prev;
-        (!tree.stopped()).then_some((at, f))
-    }
-}
-
-/// The children of one directory in the stored order: the segments between the marks of
-/// [`LazyTree::list`] from the last mark (the first children) back.
-pub struct Children<'t, S> {
-    tree: &'t LazyTree<S>,
-    dir: u64,
-    marks: Vec<u64>,
-    segment: Vec<u64>,
-    /// Leave out the entries that could not be read (`err` items: no entry of the tree).
-    entries_only: bool,
-}
-
-impl<S: ReadAt> Iterator for Children<'_, S> {
-    type Item = ItemId;
-
-    fn next(&mut self) -> Option<ItemId> {
-        while self.segment.is_empty() {
-            let mark = self.marks.pop()?;
-            let mut walk = Chain::from(self.dir, SEGMENT as u64, Some(mark));
-            let mut read = 0;
-            while let Some((at, f)) = walk.next(self.tree) {
-                if !(self.entries_only && f.etype == etype::ERR) {
-                    self.segment.push(at);
-                }
-                read += 1;
-                if read == SEGMENT {
-                    break;
-                }
-            }
-        }
-        let item = self.segment.pop()?;
-        Some(ItemId {
-            item,
-            parent: self.dir,
-        })
     }
 }
 

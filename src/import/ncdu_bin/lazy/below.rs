@@ -1,0 +1,139 @@
+//! What is below a directory of a [`LazyTree`], read to its end when asked: the entries
+//! counted as the whole import counts them, and what could not be read.
+
+use super::chain::{Chain, Children};
+use super::{damaged, Facts, ItemId, LazyTree, COUNTS, NONE};
+use crate::export::ncdu_bin::format::etype;
+use crate::import::ncdu_bin::ReadAt;
+use crate::walk::ErrorKind;
+
+impl<S: ReadAt> LazyTree<S> {
+    /// What could not be read, as the whole import reports it (sorted by path): found by
+    /// going down only into the directories that say something below them failed.
+    pub fn errors(&self) -> Vec<(ErrorKind, Vec<u8>)> {
+        let (mut unreadable, mut failed) = (Vec::new(), Vec::new());
+        let mut path = self.root_name.clone();
+        let mut name = Vec::new();
+        let mut open = Vec::new();
+        let mut dir = (self.root, NONE, path.len());
+        loop {
+            let f = self.facts(dir.0);
+            if f.errors && !self.stopped() {
+                if f.flags & crate::tree::flags::UNREADABLE != 0 {
+                    unreadable.push((ErrorKind::ReadDir, path.clone()));
+                }
+                let marks = self.list(dir.0).map(|(_, m)| m).unwrap_or_default();
+                let kids = self.listed_items(dir.0, marks);
+                open.push((kids, dir.2));
+            }
+            let next = loop {
+                let Some((kids, len)) = open.last_mut() else {
+                    break None;
+                };
+                path.truncate(*len);
+                let Some(kid) = kids.next() else {
+                    open.pop();
+                    continue;
+                };
+                let c = self.facts(kid.item);
+                if c.etype != etype::ERR && !c.errors {
+                    continue;
+                }
+                self.read_name(kid.item, &mut name);
+                if path.last() != Some(&b'/') {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(&name);
+                if c.etype == etype::ERR {
+                    failed.push((ErrorKind::Access, path.clone()));
+                    continue;
+                }
+                break Some((kid.item, kid.parent, path.len()));
+            };
+            match next {
+                Some(d) => dir = d,
+                None => break,
+            }
+        }
+        let mut all: Vec<_> = unreadable.into_iter().chain(failed).collect();
+        all.sort_by(|a, b| a.1.cmp(&b.1));
+        all
+    }
+
+    /// Every item directory `dir` lists (errors included), in the stored order.
+    fn listed_items(&self, dir: u64, marks: Vec<u64>) -> Children<'_, S> {
+        Children {
+            tree: self,
+            dir,
+            marks,
+            segment: Vec::new(),
+            entries_only: false,
+        }
+    }
+
+    /// Entries in the subtree of directory `dir` (itself included), as the whole import
+    /// counts them: read to its end, its claims checked.
+    pub(super) fn count(&self, dir: u64) -> u64 {
+        if let Some(&n) = self.counts.borrow().get(&dir) {
+            return n;
+        }
+        struct Open {
+            walk: Chain,
+            itemref: u64,
+            claimed: u64,
+            count: u64,
+            found: u64,
+        }
+        let open = |itemref: u64, f: &Facts| Open {
+            walk: Chain::new(itemref, f),
+            itemref,
+            claimed: f.items,
+            count: 1,
+            found: 0,
+        };
+        let mut stack = vec![open(dir, &self.facts(dir))];
+        while let Some(top) = stack.last_mut() {
+            let Some((at, c)) = top.walk.next(self) else {
+                let done = stack.pop().expect("not empty");
+                if self.stopped() {
+                    return 0;
+                }
+                if done.found != done.claimed {
+                    self.fail(damaged(format!(
+                        "directory item {:#x} claims {} entries below it, the file holds {}",
+                        done.itemref, done.claimed, done.found
+                    )));
+                    return 0;
+                }
+                let mut counts = self.counts.borrow_mut();
+                if stack.len() <= 1 && counts.len() < COUNTS {
+                    counts.insert(done.itemref, done.count);
+                }
+                match stack.last_mut() {
+                    Some(p) => (p.count, p.found) = (p.count + done.count, p.found + done.found),
+                    None => return done.count,
+                }
+                continue;
+            };
+            top.found += 1;
+            match c.etype {
+                etype::DIR if c.items < top.claimed => stack.push(open(at, &c)),
+                etype::DIR => self.fail(damaged(format!(
+                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
+                     directory that lists it: the file's references loop",
+                    c.items, top.claimed
+                ))),
+                etype::ERR => {}
+                etype::LINK => {
+                    self.shown(ItemId {
+                        item: at,
+                        parent: top.itemref,
+                    });
+                }
+                _ if c.flags & crate::tree::flags::UNCOUNTED != 0 => {}
+                _ => top.count += 1,
+            }
+        }
+        0
+    }
+}
