@@ -131,9 +131,20 @@ fn views_of_a_binary_export_read_on_demand_print_what_the_loaded_import_prints()
         VIEWS.len(),
         "all read on demand"
     );
-    // hard links: which name counts is known only from the whole (where a view meets one)
-    env.file("t/d/big", 50000).hardlink("t/d/big", "t/a/big2");
-    same_as_loaded(&env, &export("linked.ncdu"));
+    // a hard link whose other name is not in the scan: the one name counts
+    env.file("elsewhere", 50000)
+        .hardlink("elsewhere", "t/a/big2");
+    let linked = export("linked.ncdu");
+    assert_eq!(
+        same_as_loaded(&env, &linked),
+        VIEWS.len(),
+        "all read on demand"
+    );
+    // two names in the scan, an empty file's two names: which counts only the whole file
+    // tells (the views that meet one load it)
+    env.hardlink("t/a/big2", "t/d/big3");
+    env.empty("t/e/none").hardlink("t/e/none", "t/e/none2");
+    same_as_loaded(&env, &export("linked2.ncdu"));
     // ncdu 2.8's own exports, with errors, exclusions, extended fields, two threads
     let mut on_demand = 0;
     for f in [

@@ -59,6 +59,10 @@ const TOTAL: ItemId = ItemId {
     parent: NONE,
 };
 
+/// Why a view hands the run to the whole import.
+const UNSURE_LINK: &str = "a hard link whose name that counts only the whole file tells";
+const UNRECORDED_ERROR: &str = "an error its directory does not record";
+
 /// Why a view of a [`LazyTree`] stopped.
 #[derive(Debug)]
 pub enum Stop {
@@ -84,6 +88,8 @@ struct Facts {
     errors: bool,
     /// A directory ncdu says shares sizes with hard links elsewhere.
     shares: bool,
+    /// A directory's own sizes (disk, apparent).
+    own: (u64, u64),
 }
 
 const NOTHING: Facts = Facts {
@@ -97,6 +103,7 @@ const NOTHING: Facts = Facts {
     prev: None,
     errors: false,
     shares: false,
+    own: (0, 0),
 };
 
 /// A directory's children as last listed.
@@ -115,6 +122,8 @@ pub struct LazyTree<S> {
     /// The directory that lists each directory listed.
     parents: RefCell<FxHashMap<u64, u64>>,
     counts: RefCell<FxHashMap<u64, u64>>,
+    /// Directories whose hard links are known to count, or not.
+    links: RefCell<FxHashMap<u64, bool>>,
     listing: RefCell<Option<Listing>>,
     names: Names,
     root: u64,
@@ -150,6 +159,7 @@ impl<S: ReadAt> LazyTree<S> {
             facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
             parents: RefCell::default(),
             counts: RefCell::default(),
+            links: RefCell::default(),
             listing: RefCell::new(None),
             names: Names::new(),
             root,
@@ -215,7 +225,13 @@ impl<S: ReadAt> LazyTree<S> {
             false => self.facts(id.item),
         };
         let why = match f.etype {
-            etype::LINK => "it holds hard links",
+            etype::LINK if id.parent != NONE && self.links_count(id.parent) => {
+                return Facts {
+                    flags: f.flags | crate::tree::flags::HARDLINK,
+                    ..f
+                }
+            }
+            etype::LINK => UNSURE_LINK,
             _ if f.shares => "ncdu's shared sizes of hard links",
             _ => return f,
         };
@@ -253,9 +269,8 @@ impl<S: ReadAt> LazyTree<S> {
             }
             count += usize::from(c.etype != etype::ERR);
             if c.etype == etype::ERR && !f.errors {
-                // an error its directory does not record: the errors found on demand would
-                // miss it
-                self.fail(Stop::Load("an error its directory does not record"));
+                // the errors found on demand would miss it
+                self.fail(Stop::Load(UNRECORDED_ERROR));
             } else if c.etype == etype::DIR && c.items >= f.items {
                 self.fail(damaged(format!(
                     "directory item {at:#x} claims {} entries, not fewer than the {} of the \
@@ -301,6 +316,10 @@ fn facts_of(item: &Item) -> Facts {
         prev: item.prev,
         errors: is_dir && item.rderr.is_some(),
         shares: is_dir && shares,
+        own: match is_dir {
+            true => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
+            false => (0, 0),
+        },
     }
 }
 

@@ -2,7 +2,7 @@
 //! counted as the whole import counts them, and what could not be read.
 
 use super::chain::{Chain, Children};
-use super::{damaged, Facts, ItemId, LazyTree, COUNTS, NONE};
+use super::{damaged, Facts, LazyTree, Stop, COUNTS, NONE, UNRECORDED_ERROR, UNSURE_LINK};
 use crate::export::ncdu_bin::format::etype;
 use crate::import::ncdu_bin::ReadAt;
 use crate::walk::ErrorKind;
@@ -71,6 +71,26 @@ impl<S: ReadAt> LazyTree<S> {
         }
     }
 
+    /// Whether every hard link directory `dir` lists is a name that counts, as the whole
+    /// import would find (see [`Sums::links_count`]).
+    pub(super) fn links_count(&self, dir: u64) -> bool {
+        if let Some(&known) = self.links.borrow().get(&dir) {
+            return known;
+        }
+        let f = self.facts(dir);
+        let mut walk = Chain::new(dir, &f);
+        let mut sums = Sums::default();
+        while let Some((_, c)) = walk.next(self) {
+            sums.add(&c);
+        }
+        let known = sums.links_count(&f) && !self.stopped();
+        let mut links = self.links.borrow_mut();
+        if links.len() < COUNTS {
+            links.insert(dir, known);
+        }
+        known
+    }
+
     /// Entries in the subtree of directory `dir` (itself included), as the whole import
     /// counts them: read to its end, its claims checked.
     pub(super) fn count(&self, dir: u64) -> u64 {
@@ -80,16 +100,18 @@ impl<S: ReadAt> LazyTree<S> {
         struct Open {
             walk: Chain,
             itemref: u64,
-            claimed: u64,
+            facts: Facts,
             count: u64,
             found: u64,
+            sums: Sums,
         }
         let open = |itemref: u64, f: &Facts| Open {
             walk: Chain::new(itemref, f),
             itemref,
-            claimed: f.items,
+            facts: *f,
             count: 1,
             found: 0,
+            sums: Sums::default(),
         };
         let mut stack = vec![open(dir, &self.facts(dir))];
         while let Some(top) = stack.last_mut() {
@@ -98,11 +120,15 @@ impl<S: ReadAt> LazyTree<S> {
                 if self.stopped() {
                     return 0;
                 }
-                if done.found != done.claimed {
+                if done.found != done.facts.items {
                     self.fail(damaged(format!(
                         "directory item {:#x} claims {} entries below it, the file holds {}",
-                        done.itemref, done.claimed, done.found
+                        done.itemref, done.facts.items, done.found
                     )));
+                    return 0;
+                }
+                if !done.sums.links_count(&done.facts) {
+                    self.fail(Stop::Load(UNSURE_LINK));
                     return 0;
                 }
                 let mut counts = self.counts.borrow_mut();
@@ -116,24 +142,58 @@ impl<S: ReadAt> LazyTree<S> {
                 continue;
             };
             top.found += 1;
+            top.sums.add(&c);
             match c.etype {
-                etype::DIR if c.items < top.claimed => stack.push(open(at, &c)),
+                // ncdu's sizes of a directory that shares inodes with others: which names
+                // count only the whole file tells
+                etype::DIR if c.shares => self.fail(Stop::Load(UNSURE_LINK)),
+                etype::DIR if c.items < top.facts.items => stack.push(open(at, &c)),
                 etype::DIR => self.fail(damaged(format!(
                     "directory item {at:#x} claims {} entries, not fewer than the {} of the \
                      directory that lists it: the file's references loop",
-                    c.items, top.claimed
+                    c.items, top.facts.items
                 ))),
+                etype::ERR if !top.facts.errors => self.fail(Stop::Load(UNRECORDED_ERROR)),
                 etype::ERR => {}
-                etype::LINK => {
-                    self.shown(ItemId {
-                        item: at,
-                        parent: top.itemref,
-                    });
-                }
                 _ if c.flags & crate::tree::flags::UNCOUNTED != 0 => {}
                 _ => top.count += 1,
             }
         }
         0
+    }
+}
+
+/// What a directory's children add up to, hard links counted.
+#[derive(Default)]
+struct Sums {
+    disk: u64,
+    apparent: u64,
+    links: bool,
+    /// A hard link of no size: whether it counts changes no sum.
+    empty_link: bool,
+}
+
+impl Sums {
+    fn add(&mut self, c: &Facts) {
+        let counted = c.etype == etype::DIR || c.flags & crate::tree::flags::UNCOUNTED == 0;
+        if counted && c.etype != etype::ERR {
+            self.disk = self.disk.saturating_add(c.disk);
+            self.apparent = self.apparent.saturating_add(c.apparent);
+        }
+        if c.etype == etype::LINK {
+            self.links = true;
+            self.empty_link |= c.disk == 0 && c.apparent == 0;
+        }
+    }
+
+    /// Whether every hard link among the children counts. The stored totals leave out the
+    /// names of an inode that do not count (hogs's writer; ncdu counts an inode once in each
+    /// directory and says what it shares with others): when the children, every hard link
+    /// counted, add up to the directory's totals, none was left out.
+    fn links_count(&self, dir: &Facts) -> bool {
+        !self.links
+            || !self.empty_link
+                && self.disk.saturating_add(dir.own.0) == dir.disk
+                && self.apparent.saturating_add(dir.own.1) == dir.apparent
     }
 }
