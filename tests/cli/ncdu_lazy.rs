@@ -49,7 +49,11 @@ fn same_as_loaded(env: &TestEnv, file: &Path) -> usize {
         let read = run_as(env, "say", file, view);
         let said = String::from_utf8_lossy(&read.stderr).into_owned();
         let (first, rest) = said.split_once('\n').unwrap_or(("", ""));
-        assert!(first.starts_with("hogs: import: "), "{view:?}: {said}");
+        assert!(
+            first.starts_with("hogs: import: "),
+            "{} {view:?}: {said}",
+            file.display()
+        );
         lazy += usize::from(first == "hogs: import: read on demand");
         let what = format!("{} {view:?}", file.display());
         assert_eq!(

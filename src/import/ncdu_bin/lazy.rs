@@ -4,12 +4,13 @@
 //! ones (`cumdsize`, `cumasize`), which hogs's writer sums as the tree does; entries are
 //! counted below the directories a view asks of.
 //!
-//! What the stored totals cannot answer exactly as the whole import would (a hard link,
-//! whose name that counts depends on the names met before it; ncdu's shared sizes; an entry
-//! that could not be read, whose message needs the whole tree's order; times), and damage in
-//! the file, stop the view: the methods answer with nothing from then on and
-//! [`LazyTree::finish`] says why, so the caller loads the file whole or reports the damage,
-//! and never prints what was rendered.
+//! What the stored totals cannot answer exactly as the whole import would (a hard link
+//! whose directory does not add up, ncdu's shared sizes, an error its directory does not
+//! record, times), and damage in the file, stop the view: from then on no directory lists
+//! anything, so the view ends soon, and [`LazyTree::finish`] says why, so the caller loads the
+//! file whole or reports the damage, and never prints what was rendered. An entry's answers
+//! never depend on whether the view stopped: the views sort with them, and std's sort may
+//! panic on comparisons that change.
 //!
 //! What is kept is bounded by what the view shows: the parent of each directory listed (an
 //! itemref does not say where it is listed), the names of the rows shown ([`names`]), a
@@ -38,6 +39,9 @@ const NONE: u64 = u64::MAX;
 
 /// Items parsed and kept, by itemref (a direct-mapped cache).
 const FACTS: usize = 4096;
+
+/// Names compared and kept, by itemref (a direct-mapped cache).
+const COMPARED: usize = 1024;
 
 /// A directory's children are listed in the stored order (the chain runs the other way) a
 /// segment at a time: the chain's every `SEGMENT`th itemref is kept, then each segment read
@@ -126,6 +130,9 @@ pub struct LazyTree<S> {
     links: RefCell<FxHashMap<u64, bool>>,
     listing: RefCell<Option<Listing>>,
     names: Names,
+    compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
+    /// The two names being compared.
+    compared: RefCell<(Vec<u8>, Vec<u8>)>,
     root: u64,
     root_name: Vec<u8>,
     root_facts: Facts,
@@ -162,6 +169,8 @@ impl<S: ReadAt> LazyTree<S> {
             links: RefCell::default(),
             listing: RefCell::new(None),
             names: Names::new(),
+            compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
+            compared: RefCell::default(),
             root,
             root_facts: facts_of(&item),
             root_name: std::mem::take(&mut item.name),
@@ -190,18 +199,15 @@ impl<S: ReadAt> LazyTree<S> {
         self.stop.borrow().is_some()
     }
 
-    /// The item at `itemref`, parsed (once while it stays in the cache); [`NOTHING`] once
-    /// stopped.
+    /// The item at `itemref`, parsed (once while it stays in the cache); [`NOTHING`] if it
+    /// cannot be read.
     fn facts(&self, itemref: u64) -> Facts {
         if itemref == self.root {
             return self.root_facts;
         }
-        let at = (itemref ^ itemref >> 17) as usize % FACTS;
+        let at = slot(itemref, FACTS);
         if let Some(&(_, f)) = self.facts.borrow().get(at).filter(|e| e.0 == itemref) {
             return f;
-        }
-        if self.stopped() {
-            return NOTHING;
         }
         let mut item = self.item.borrow_mut();
         if let Err(e) = self.file.borrow_mut().item(itemref, &mut item) {
@@ -239,12 +245,23 @@ impl<S: ReadAt> LazyTree<S> {
         NOTHING
     }
 
+    /// [`LazyTree::read_name`] through a small cache: the entries a view compares again and
+    /// again are the few in its heap of the best so far.
+    fn compared_name(&self, itemref: u64, into: &mut Vec<u8>) {
+        let at = slot(itemref, COMPARED);
+        let mut cache = self.compared_names.borrow_mut();
+        let cached = &mut cache[at];
+        if cached.0 != itemref {
+            self.read_name(itemref, &mut cached.1);
+            cached.0 = itemref;
+        }
+        into.clear();
+        into.extend_from_slice(&cached.1);
+    }
+
     /// The name stored for `itemref` (a copy).
     fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
         into.clear();
-        if self.stopped() {
-            return;
-        }
         let mut item = self.item.borrow_mut();
         match self.file.borrow_mut().item(itemref, &mut item) {
             Ok(()) => into.extend_from_slice(&item.name),
@@ -256,9 +273,9 @@ impl<S: ReadAt> LazyTree<S> {
     /// mark every [`SEGMENT`] items (errors included); each
     /// directory among them checked to claim fewer entries than `dir` (so that no chain of
     /// references leads back up).
-    fn list(&self, dir: u64) -> Option<(usize, Vec<u64>)> {
+    fn list(&self, dir: u64) -> (usize, Vec<u64>) {
         if let Some(l) = self.listing.borrow().as_ref().filter(|l| l.dir == dir) {
-            return Some((l.count, l.marks.clone()));
+            return (l.count, l.marks.clone());
         }
         let f = self.facts(dir);
         let mut walk = Chain::new(dir, &f);
@@ -279,17 +296,19 @@ impl<S: ReadAt> LazyTree<S> {
                 )));
             }
         }
-        if self.stopped() {
-            return None;
-        }
         let listing = Listing {
             dir,
             count,
             marks: marks.clone(),
         };
         *self.listing.borrow_mut() = Some(listing);
-        Some((count, marks))
+        (count, marks)
     }
+}
+
+/// Where a direct-mapped cache of `len` slots keeps `itemref`.
+fn slot(itemref: u64, len: usize) -> usize {
+    (itemref ^ itemref >> 17) as usize % len
 }
 
 /// What a view reads of `item`.
@@ -354,10 +373,10 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     }
 
     fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
-        let mut first = Vec::new();
-        self.read_name(a.item, &mut first);
-        let mut second = Vec::new();
-        self.read_name(b.item, &mut second);
+        let mut pair = self.compared.borrow_mut();
+        let (first, second) = &mut *pair;
+        self.compared_name(a.item, first);
+        self.compared_name(b.item, second);
         first.cmp(&second)
     }
 
@@ -401,25 +420,26 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
 
     fn child_count(&self, id: ItemId) -> usize {
         match id {
+            _ if self.stopped() => 0,
             TOTAL => 1,
             _ if self.shown(id).etype != etype::DIR => 0,
-            _ => self.list(id.item).map_or(0, |(n, _)| n),
+            _ => self.list(id.item).0,
         }
     }
 
     fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
         let (dir, marks) = match id {
+            _ if self.stopped() => (NONE, Vec::new()),
             TOTAL => (NONE, Vec::new()),
             _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
             _ => {
                 self.parents.borrow_mut().insert(id.item, id.parent);
-                (
-                    id.item,
-                    self.list(id.item).map(|(_, m)| m).unwrap_or_default(),
-                )
+                (id.item, self.list(id.item).1)
             }
         };
-        let root = (id == TOTAL).then(|| self.roots().next()).flatten();
+        let root = (id == TOTAL && !self.stopped())
+            .then(|| self.roots().next())
+            .flatten();
         root.into_iter().chain(Children {
             tree: self,
             dir,

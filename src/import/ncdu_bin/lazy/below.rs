@@ -22,7 +22,7 @@ impl<S: ReadAt> LazyTree<S> {
                 if f.flags & crate::tree::flags::UNREADABLE != 0 {
                     unreadable.push((ErrorKind::ReadDir, path.clone()));
                 }
-                let marks = self.list(dir.0).map(|(_, m)| m).unwrap_or_default();
+                let marks = self.list(dir.0).1;
                 let kids = self.listed_items(dir.0, marks);
                 open.push((kids, dir.2));
             }
@@ -83,7 +83,7 @@ impl<S: ReadAt> LazyTree<S> {
         while let Some((_, c)) = walk.next(self) {
             sums.add(&c);
         }
-        let known = sums.links_count(&f) && !self.stopped();
+        let known = sums.links_count(&f);
         let mut links = self.links.borrow_mut();
         if links.len() < COUNTS {
             links.insert(dir, known);
@@ -117,9 +117,6 @@ impl<S: ReadAt> LazyTree<S> {
         while let Some(top) = stack.last_mut() {
             let Some((at, c)) = top.walk.next(self) else {
                 let done = stack.pop().expect("not empty");
-                if self.stopped() {
-                    return 0;
-                }
                 if done.found != done.facts.items {
                     self.fail(damaged(format!(
                         "directory item {:#x} claims {} entries below it, the file holds {}",

@@ -36,9 +36,6 @@ impl Chain {
 
     pub(super) fn next<S: ReadAt>(&mut self, tree: &LazyTree<S>) -> Option<(u64, Facts)> {
         let at = self.next.take()?;
-        if tree.stopped() {
-            return None;
-        }
         self.steps += 1;
         let (dir, claimed) = (self.dir, self.claimed);
         if at == self.mark {
@@ -59,7 +56,7 @@ impl Chain {
         }
         let f = tree.facts(at);
         self.next = f.prev;
-        (!tree.stopped()).then_some((at, f))
+        Some((at, f))
     }
 }
 
