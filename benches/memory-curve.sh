@@ -16,6 +16,8 @@
 #               merge   hogs --import PARTS -O MERGED.ncdu  (merge to binary: each directory
 #                       directly in TREE exported to binary first, untimed, one part each;
 #                       streamed, its peak must not grow with the parts)
+#               browse  hogs --import EXPORT.ncdu -d 2  (a binary export, made untimed first,
+#                       read on demand: its peak must not grow with the tree)
 #   -o DIR    exports, raw results and the table go here (default /tmp/hogs-memory-curve)
 #   -S        measure nothing: print the table of the runs in DIR/runs.tsv (a run still going,
 #             or runs.tsv files put together); no TREE, no HOGS needed
@@ -43,7 +45,7 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "memory-curve.sh: $*" >&2; exit 2; }
 note() { echo "memory-curve.sh: $*" >&2; }
 
-ALL_VIEWS=d1,f,j,O,import,diff,i,merge
+ALL_VIEWS=d1,f,j,O,import,diff,i,merge,browse
 RUNS=3 VIEWS=$ALL_VIEWS OUT=/tmp/hogs-memory-curve SUMMARY=0
 while getopts "r:v:o:Sh" opt; do
   case $opt in
@@ -84,7 +86,8 @@ import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 views = [v for v in sys.argv[2].split(",") if v]
 names = {"d1": "-d 1", "f": "-f -d 1", "j": "-j", "O": "-O", "import": "--import -d 1",
-         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu"}
+         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu",
+         "browse": "--import x.ncdu -d 2"}
 runs = {}
 for view, tree, entries, _run, kib, secs in rows:
     runs.setdefault((view, tree, int(entries)), []).append((int(kib), float(secs)))
@@ -172,6 +175,7 @@ command_of() {
     merge) local parts
       parts=$(printf '%q' "$3.parts")
       echo "$h --import $parts/*.ncdu -O $parts/merged.ncdu" ;;
+    browse) echo "$h --import $(printf '%q' "$3.ncdu") -d 2" ;;
   esac
 }
 
@@ -239,6 +243,10 @@ for tree in "${trees[@]}"; do
       n=$((n + 1))
       "$HOGS" -O "$export_file.parts/$n.ncdu" "${d%/}" > /dev/null
     done
+  fi
+  if [[ " ${views[*]} " == *" browse "* ]]; then
+    note "binary export for browse (untimed): $HOGS -O $export_file.ncdu $tree"
+    "$HOGS" -O "$export_file.ncdu" "$tree" > /dev/null
   fi
   for ((r = 1; r <= RUNS; r++)); do
     for v in "${views[@]}"; do
