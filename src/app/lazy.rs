@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
-use super::print::{render_rows, Shown};
+use super::rows::{render_rows, Shown};
 use crate::config::{Config, Form, Rows, View};
 use crate::error::{fail, report_errors_by_path, say, ExitStatus};
 use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
@@ -51,7 +51,7 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
     let errors = tree.errors();
     let mut out = Vec::new();
     let rendered = render(&tree, config, view, &mut out);
-    match tree.finish() {
+    match tree.outcome() {
         Err(Stop::Damaged(e)) => return Some(cannot(&e)),
         Err(Stop::Load(why)) => {
             said(&format!("loaded whole: {why}"));

@@ -9,6 +9,7 @@ pub mod export;
 pub mod html;
 mod lazy;
 pub mod print;
+mod rows;
 pub mod scan;
 
 use std::ffi::OsStr;

@@ -420,7 +420,7 @@ proptest! {
         let lazy = LazyTree::open(&bytes[..]).expect("opened");
         let top = lazy.roots().next().expect("a root");
         let got = lazy_rows(&lazy, top, rows, depth);
-        prop_assert!(lazy.finish().is_ok());
+        prop_assert!(lazy.outcome().is_ok());
         let want = lazy_rows(&loaded, 1, rows, depth);
         prop_assert_eq!(got, want);
     }
@@ -447,7 +447,7 @@ proptest! {
             let top = lazy.roots().next().expect("a root");
             let _ = lazy.errors();
             let _ = lazy_rows(&lazy, top, 20, None);
-            let _ = lazy.finish();
+            let _ = lazy.outcome();
         }
     }
 }

@@ -7,7 +7,7 @@
 //! What the stored totals cannot answer exactly as the whole import would (a hard link
 //! whose directory does not add up, ncdu's shared sizes, an error its directory does not
 //! record, times), and damage in the file, stop the view: from then on no directory lists
-//! anything, so the view ends soon, and [`LazyTree::finish`] says why, so the caller loads the
+//! anything, so the view ends soon, and [`LazyTree::outcome`] says why, so the caller loads the
 //! file whole or reports the damage, and never prints what was rendered. An entry's answers
 //! never depend on whether the view stopped: the views sort with them, and std's sort may
 //! panic on comparisons that change.
@@ -184,7 +184,7 @@ impl<S: ReadAt> LazyTree<S> {
     }
 
     /// Whether every answer given was whole: the reason it stopped otherwise.
-    pub fn finish(self) -> Result<(), Stop> {
+    pub fn outcome(self) -> Result<(), Stop> {
         match self.stop.into_inner() {
             Some(stop) => Err(stop),
             None => Ok(()),

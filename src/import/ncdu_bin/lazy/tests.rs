@@ -94,7 +94,7 @@ fn a_huge_directory_costs_what_the_rows_shown_cost() {
     assert!(names <= 40, "{names} names kept");
     assert!(parents <= 2, "{parents} parents kept");
     assert!(counts <= 3, "{counts} counts kept");
-    assert!(tree.finish().is_ok());
+    assert!(tree.outcome().is_ok());
 }
 
 #[test]
@@ -108,6 +108,6 @@ fn children_come_in_the_stored_order_across_segments() {
         let names: Vec<Vec<u8>> = tree.children(big).map(|c| tree.name(c).to_vec()).collect();
         let want: Vec<Vec<u8>> = (0..n).map(|i| format!("f{i}").into_bytes()).collect();
         assert_eq!(names, want, "{n}");
-        assert!(tree.finish().is_ok());
+        assert!(tree.outcome().is_ok());
     }
 }
