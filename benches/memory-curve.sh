@@ -14,7 +14,8 @@
 #               diff    hogs --diff EXPORT TREE        (the export against a new walk)
 #               i       hogs i TREE                    (in a detached tmux pane)
 #               Obin    hogs -O EXPORT.ncdu TREE       (a scan streamed to a binary export)
-#               browse  hogs --import EXPORT.ncdu -d 2 (a binary export read, not loaded)
+#               browse  hogs --import EXPORT.ncdu -d 2 (a binary export read on demand, not
+#                       loaded: made untimed first unless Obin runs; its peak must not grow)
 #               ibrowse hogs i --import EXPORT.ncdu    (the same, browsed; in tmux as `i`)
 #               merge   hogs --import PARTS -O MERGED.ncdu  (merge to binary: each directory
 #                       directly in TREE exported to binary first, untimed, one part each;

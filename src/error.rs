@@ -58,6 +58,22 @@ pub fn report_scan_errors(
     Ok(())
 }
 
+/// [`report_scan_errors`] of errors known by their paths (a tree read from a file on
+/// demand has no ids for what is not in it), in this order; recorded in an imported scan.
+pub fn report_errors_by_path(
+    errors: &[(ErrorKind, Vec<u8>)],
+    err: &mut dyn Write,
+    to_terminal: bool,
+) -> io::Result<()> {
+    for (kind, path) in errors {
+        error_line(err, *kind, 0, path, to_terminal)?;
+    }
+    if errors.len() > SUMMARY_AFTER {
+        error_summary(err, errors.len())?;
+    }
+    Ok(())
+}
+
 /// The closing line of a long run of errors.
 fn error_summary(err: &mut dyn Write, count: usize) -> io::Result<()> {
     writeln!(

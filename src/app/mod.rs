@@ -7,7 +7,9 @@
 pub mod diff;
 pub mod export;
 pub mod html;
+mod lazy;
 pub mod print;
+mod rows;
 pub mod scan;
 
 use std::ffi::OsStr;

@@ -6,18 +6,20 @@ use std::io::{self, BufWriter, Write};
 use crate::config::{Config, Form, Mode, Rows, View};
 use std::os::unix::ffi::OsStrExt;
 
+use super::rows::{render_rows, Shown};
 use crate::error::{fail, ExitStatus};
 use crate::owners;
-use crate::render::bars::{flat_rows, BarsView};
-use crate::render::color::Palette;
 use crate::render::escape::shown;
 use crate::render::labels::Labels;
 use crate::render::{self, ViewOptions};
 use crate::settle::Totals;
-use crate::tree::{self, biggest_files, select_rows, NodeId, Row, Selection, Tree, TOTAL};
+use crate::tree::{self, NodeId, Tree, TOTAL};
 
 /// Scans, reports what could not be read, prints the view.
 pub fn run(config: &Config, view: View) -> ExitStatus {
+    if let Some(status) = super::lazy::print(config, view) {
+        return status;
+    }
     let (scan, mut status) = match super::scan::load(config) {
         Ok(loaded) => loaded,
         Err(status) => return status,
@@ -96,7 +98,13 @@ pub fn render_view(
         Rows::Tree | Rows::OnlyFiles => {
             let roots = shown_roots(tree);
             let labels = Labels::dust(tree, &roots, config.view.full_paths);
-            return render_rows(tree, &roots, config, &config.view, &labels, view, out);
+            let collapsed = tree.dirs_matching(&config.view.collapse.0, &config.view.collapse.1);
+            let rows = Shown {
+                roots: &roots,
+                labels: &labels,
+                collapsed,
+            };
+            return render_rows(tree, rows, config, &config.view, view, out);
         }
     };
     let flat = ViewOptions {
@@ -112,7 +120,12 @@ pub fn render_view(
     };
     let roots: Vec<NodeId> = types.roots().collect();
     let labels = Labels::as_named(flat.full_paths);
-    render_rows(&types, &roots, config, &flat, &labels, view, out)
+    let rows = Shown {
+        roots: &roots,
+        labels: &labels,
+        collapsed: Vec::new(),
+    };
+    render_rows(&types, rows, config, &flat, view, out)
 }
 
 /// The paths given that are shown: not a second name of a directory another one walked
@@ -128,78 +141,4 @@ fn shown_roots(tree: &Tree) -> Vec<NodeId> {
     } else {
         shown
     }
-}
-
-/// Writes the tree or `-F`'s files of `tree` below `roots` as `opts` say (`view.rows` is
-/// not [`Rows::FileTypes`]: that is a tree of its own, made by [`render_view`]).
-fn render_rows(
-    tree: &Tree,
-    roots: &[NodeId],
-    config: &Config,
-    opts: &ViewOptions,
-    labels: &Labels,
-    view: View,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    if roots.is_empty() {
-        return Ok(());
-    }
-    // one top: the path given, or "(total)" above several. --skip-total lays it out all the
-    // same (its name and size are in the columns' widths, the rows below it are chosen as
-    // they would be) and the renderers leave its row out, as dust draws it
-    let top = if roots.len() == 1 { roots[0] } else { TOTAL };
-    // below a "(total)" line the paths themselves are one level down
-    let extra = usize::from(top == TOTAL);
-    let sel = Selection {
-        mode: config.walk.mode,
-        // -n counts the rows below the top as dust does: the top's row is one more, and so
-        // is --extents's header line (a line of labels, not an entry; the default -n leaves
-        // ten lines of the terminal free)
-        max_rows: opts.lines.saturating_add(1),
-        max_depth: opts.depth.map(|d| d + extra),
-        min_size: opts.min_size,
-        only_dirs: opts.only_dirs,
-        hide_empty: config.filters.hides_empty_dirs(),
-        collapsed: tree.dirs_matching(&opts.collapse.0, &opts.collapse.1),
-        ties: labels.ties(tree),
-    };
-    if view.form == Form::Json && view.rows == Rows::OnlyFiles {
-        // every file: -n does not apply to -j (docs/JSON.md)
-        let all = Selection {
-            max_rows: usize::MAX,
-            ..sel.clone()
-        };
-        let files = biggest_files(tree, top, &all);
-        let json = render::json::render_json_files;
-        return json(tree, top, &files, sel.mode, opts.units, labels, out);
-    }
-    if view.form == Form::Json {
-        return render::json::render_json(tree, top, &sel, opts.units, labels, out);
-    }
-    let palette = opts.color.then(Palette::from_env);
-    let lines = |opts: &ViewOptions, rows: &[Row], out: &mut dyn Write| match view.form {
-        Form::ScreenReader => {
-            render::reader::render_reader(tree, rows, config.walk.mode, opts, labels, out)
-        }
-        _ => BarsView {
-            opts,
-            mode: config.walk.mode,
-            palette: palette.as_ref(),
-            labels,
-        }
-        .render(tree, rows, out),
-    };
-    if view.rows == Rows::OnlyFiles {
-        let files = biggest_files(
-            tree,
-            top,
-            &Selection {
-                max_rows: sel.max_rows.saturating_sub(1),
-                ..sel.clone()
-            },
-        );
-        return lines(opts, &flat_rows(top, &files), out);
-    }
-    let rows = select_rows(tree, &[top], &sel);
-    lines(opts, &rows, out)
 }

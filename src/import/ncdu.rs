@@ -43,6 +43,7 @@ mod binary;
 mod out;
 mod parser;
 
+pub(crate) use binary::kind_and_flags;
 pub use binary::read_binary;
 pub(super) use binary::{read_binary_part, read_binary_root_name};
 pub use out::Streamed;
@@ -116,7 +117,7 @@ pub fn time_needed(fields: impl IntoIterator<Item = TimeField>) -> Option<TimeFi
 /// Why an export without the times `field` is refused.
 /// What is wrong with a name below the root, if anything (both readers: a directory could
 /// not hold it).
-fn bad_name(n: &[u8]) -> Option<&'static str> {
+pub(crate) fn bad_name(n: &[u8]) -> Option<&'static str> {
     Some(if n.len() > NAME_MAX {
         "a name longer than 255 bytes"
     } else if n.contains(&b'/') {

@@ -43,7 +43,7 @@ impl EntryId for u32 {
 
 impl EntryId for u64 {
     const NONE: u64 = u64::MAX;
-    type Map<V: EntryId> = Sparse<V>;
+    type Map<V: EntryId> = Sparse<u64, V>;
     type Set = FxHashSet<u64>;
 }
 
@@ -97,34 +97,34 @@ impl IdSet<u32> for Bits {
     }
 }
 
-/// Values for the ids put in, hashed.
+/// Values for the ids put in, hashed (ids that are not indices: offsets in a file).
 #[derive(Clone, Debug)]
-pub struct Sparse<V>(FxHashMap<u64, V>);
+pub struct Sparse<K, V>(FxHashMap<K, V>);
 
-impl<V: EntryId> IdMap<u64, V> for Sparse<V> {
+impl<K: Copy + Eq + Hash + Debug, V: EntryId> IdMap<K, V> for Sparse<K, V> {
     fn with_bound(_: usize) -> Self {
         Sparse(FxHashMap::default())
     }
 
-    fn get(&self, k: u64) -> V {
+    fn get(&self, k: K) -> V {
         self.0.get(&k).copied().unwrap_or(V::NONE)
     }
 
-    fn set(&mut self, k: u64, v: V) {
+    fn set(&mut self, k: K, v: V) {
         self.0.insert(k, v);
     }
 }
 
-impl IdSet<u64> for FxHashSet<u64> {
+impl<K: Copy + Eq + Hash + Debug> IdSet<K> for FxHashSet<K> {
     fn with_bound(_: usize) -> Self {
         FxHashSet::default()
     }
 
-    fn insert(&mut self, k: u64) {
+    fn insert(&mut self, k: K) {
         FxHashSet::insert(self, k);
     }
 
-    fn contains(&self, k: u64) -> bool {
+    fn contains(&self, k: K) -> bool {
         FxHashSet::contains(self, &k)
     }
 }

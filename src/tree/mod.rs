@@ -16,7 +16,7 @@ mod edit;
 mod filter;
 mod find;
 mod identity;
-mod ids;
+pub mod ids;
 mod inodes;
 mod postorder;
 mod select;

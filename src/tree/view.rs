@@ -39,6 +39,12 @@ pub trait TreeView {
         self.name(id)
     }
 
+    /// How the [`TreeView::entry_name`]s of two entries compare: a tree that reads names
+    /// from a file compares them without keeping them.
+    fn cmp_entry_names(&self, a: Self::Id, b: Self::Id) -> Ordering {
+        self.entry_name(a).cmp(self.entry_name(b))
+    }
+
     fn kind(&self, id: Self::Id) -> EntryKind;
 
     /// The entry's [`flags`].

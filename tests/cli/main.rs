@@ -37,6 +37,7 @@ mod layers;
 mod lost_output;
 mod merge;
 mod ncdu_binary;
+mod ncdu_lazy;
 mod network;
 mod output;
 mod owners;

@@ -187,7 +187,7 @@ fn export_formats_by_name_or_flag_and_totals_equal_du() {
 // ---------- damaged files ----------
 
 /// A file made by hand: these blocks (raw item data, compressed here) and this root.
-fn file_of(blocks: &[Vec<u8>], root: u64) -> Vec<u8> {
+pub(crate) fn file_of(blocks: &[Vec<u8>], root: u64) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     let mut index = Vec::new();
     for (num, data) in blocks.iter().enumerate() {
@@ -210,7 +210,7 @@ fn file_of(blocks: &[Vec<u8>], root: u64) -> Vec<u8> {
 }
 
 /// A root directory with `kids` files, written by hogs's writer; its itemref.
-fn small_export(kids: usize, items: Option<u64>) -> Vec<u8> {
+pub(crate) fn small_export(kids: usize, items: Option<u64>) -> Vec<u8> {
     let mut w = BinWriter::new(Vec::new()).expect("writer");
     let mut prev = None;
     for i in 0..kids {

@@ -305,6 +305,153 @@ proptest! {
     }
 }
 
+// ---------- the binary format read on demand ----------
+
+/// A valid binary export without hard links or errors: a root, directories of files named
+/// from `names` with sizes that often tie, each directory's cumulative sizes as hogs writes
+/// them.
+fn plain_binary_with(names: &[String], block: usize) -> Vec<u8> {
+    use hogs::export::ncdu_bin::format::{etype, Item};
+    let mut w = hogs::export::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
+        .expect("a writer");
+    let (mut root_last, mut dir_last, mut in_dir) = (None, None, 0u64);
+    let (mut items, mut sum, mut total) = (0, 0, 0);
+    for (i, n) in names.iter().enumerate() {
+        let size = (i as u64 % 4) * 512;
+        let file = Item {
+            etype: [etype::REG, etype::NONREG, etype::PATTERN][i % 3],
+            name: format!("n{i}-{}", n.replace('/', "_")).into_bytes(),
+            prev: dir_last,
+            asize: Some(size),
+            dsize: Some(size),
+            ..Item::default()
+        };
+        if i % 3 != 2 {
+            sum += size;
+        }
+        dir_last = Some(w.item(&file).expect("item"));
+        in_dir += 1;
+        if i % 4 == 3 || i + 1 == names.len() {
+            let dir = Item {
+                etype: etype::DIR,
+                name: format!("d{i}").into_bytes(),
+                prev: root_last,
+                sub: dir_last.take(),
+                items: Some(in_dir),
+                asize: Some(0),
+                dsize: Some(0),
+                cumasize: Some(sum),
+                cumdsize: Some(sum),
+                ..Item::default()
+            };
+            root_last = Some(w.item(&dir).expect("dir"));
+            items += in_dir + 1;
+            (in_dir, total, sum) = (0, total + sum, 0);
+        }
+    }
+    let root = Item {
+        etype: etype::DIR,
+        name: b"/r".to_vec(),
+        sub: root_last,
+        items: Some(items),
+        cumasize: Some(total),
+        cumdsize: Some(total),
+        ..Item::default()
+    };
+    let root = w.item(&root).expect("root");
+    w.finish(root).expect("finish")
+}
+
+/// The rows a view of `tree` chooses (at most `rows`, to `depth`), by path, size and entries.
+fn lazy_rows<T: hogs::tree::TreeView>(
+    tree: &T,
+    top: T::Id,
+    rows: usize,
+    depth: Option<usize>,
+) -> Vec<(Vec<u8>, usize, u64, u64)> {
+    use hogs::tree::{select_rows, Selection, Ties};
+    use hogs::vocab::SizeMode;
+    let sel = Selection {
+        mode: SizeMode::Disk,
+        max_rows: rows,
+        max_depth: depth,
+        min_size: None,
+        only_dirs: false,
+        hide_empty: false,
+        collapsed: Vec::new(),
+        ties: Ties::Paths {
+            renamed: Vec::new(),
+        },
+    };
+    let count = |id| tree.size(id, SizeMode::Count);
+    let mut got: Vec<_> = select_rows(tree, &[top], &sel)
+        .iter()
+        .map(|r| {
+            (
+                tree.path(r.id),
+                r.depth,
+                tree.size(r.id, SizeMode::Disk),
+                count(r.id),
+            )
+        })
+        .collect();
+    let files = hogs::tree::biggest_files(tree, top, &sel);
+    got.extend(
+        files
+            .into_iter()
+            .map(|f| (tree.path(f), 0, tree.size(f, SizeMode::Disk), 0)),
+    );
+    got
+}
+
+proptest! {
+    #[test]
+    fn binary_read_on_demand_shows_what_the_load_shows(
+        names in prop::collection::vec("[a-z0-9]{1,6}", 1..40),
+        block in 40usize..400,
+        rows in 1usize..30,
+        depth in prop::option::of(0usize..3),
+    ) {
+        use hogs::import::ncdu_bin::lazy::LazyTree;
+        use hogs::tree::TreeView;
+        let bytes = plain_binary_with(&names, block);
+        let mut loaded = read_binary(&bytes).expect("a valid export").scan.tree;
+        loaded.finish();
+        let lazy = LazyTree::open(&bytes[..]).expect("opened");
+        let top = lazy.roots().next().expect("a root");
+        let got = lazy_rows(&lazy, top, rows, depth);
+        prop_assert!(lazy.outcome().is_ok());
+        let want = lazy_rows(&loaded, 1, rows, depth);
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn binary_mutated_exports_read_on_demand(
+        names in prop::collection::vec("[a-z0-9 ._-]{1,12}", 1..20),
+        block in 40usize..400,
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        plain in any::<bool>(),
+    ) {
+        use hogs::import::ncdu_bin::lazy::LazyTree;
+        use hogs::tree::TreeView;
+        let mut bytes = match plain {
+            true => plain_binary_with(&names, block),
+            false => binary_with(&names, block),
+        };
+        for (at, b) in &flips {
+            let i = at.index(bytes.len());
+            bytes[i] = *b;
+        }
+        // an answer or a reason to stop, never a panic, a hang or an unbounded allocation
+        if let Ok(lazy) = LazyTree::open(&bytes[..]) {
+            let top = lazy.roots().next().expect("a root");
+            let _ = lazy.errors();
+            let _ = lazy_rows(&lazy, top, 20, None);
+            let _ = lazy.outcome();
+        }
+    }
+}
+
 // ---------- the renderer on arbitrary names ----------
 
 fn tree_with(names: &[Vec<u8>]) -> Tree {

@@ -224,24 +224,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         self.sink.count += 1;
         let is_dir = item.etype == etype::DIR;
         let dev = item.dev.filter(|_| is_dir).unwrap_or(parent_dev);
-        let mut f = 0;
-        let kind = match (item.etype, item.mode) {
-            (etype::DIR, _) => EntryKind::Dir,
-            (etype::REG | etype::NONREG | etype::LINK, Some(mode)) => kind_of_mode(mode),
-            (etype::REG | etype::LINK, None) => EntryKind::File,
-            (etype::OTHERFS | etype::KERNFS, _) => {
-                f |= flags::OTHER_FS;
-                EntryKind::File
-            }
-            (n, _) if n < 0 => {
-                f |= flags::FILTERED; // a pattern, or a kind of exclusion not known yet
-                EntryKind::File
-            }
-            _ => EntryKind::Other,
-        };
-        if is_dir && item.rderr == Some(true) {
-            f |= flags::UNREADABLE;
-        }
+        let (kind, mut f) = kind_and_flags(item);
         let mut links = None;
         if item.etype == etype::LINK && !is_dir {
             self.hard_links += 1;
@@ -287,6 +270,30 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             at: None,
         }))
     }
+}
+
+/// What an item other than an error (`err`) is in the tree: its kind and its flags (a hard
+/// link's, which depend on the other names met, aside).
+pub(crate) fn kind_and_flags(item: &Item) -> (EntryKind, u8) {
+    let mut f = 0;
+    let kind = match (item.etype, item.mode) {
+        (etype::DIR, _) => EntryKind::Dir,
+        (etype::REG | etype::NONREG | etype::LINK, Some(mode)) => kind_of_mode(mode),
+        (etype::REG | etype::LINK, None) => EntryKind::File,
+        (etype::OTHERFS | etype::KERNFS, _) => {
+            f |= flags::OTHER_FS;
+            EntryKind::File
+        }
+        (n, _) if n < 0 => {
+            f |= flags::FILTERED; // a pattern, or a kind of exclusion not known yet
+            EntryKind::File
+        }
+        _ => EntryKind::Other,
+    };
+    if item.etype == etype::DIR && item.rderr == Some(true) {
+        f |= flags::UNREADABLE;
+    }
+    (kind, f)
 }
 
 fn kind_of_mode(mode: u64) -> EntryKind {

@@ -9,6 +9,7 @@
 //! error naming the block or item, never a panic or an allocation beyond the file's own size.
 
 mod cbor;
+pub mod lazy;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;

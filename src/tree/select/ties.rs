@@ -39,7 +39,7 @@ impl<I: Copy + Ord> Ties<I> {
     pub fn cmp_siblings<T: TreeView<Id = I>>(&self, tree: &T, a: I, b: I) -> Ordering {
         match self {
             Ties::Stored => b.cmp(&a),
-            Ties::Paths { .. } => tree.entry_name(a).cmp(tree.entry_name(b)),
+            Ties::Paths { .. } => tree.cmp_entry_names(a, b),
         }
     }
 }
@@ -84,7 +84,7 @@ fn path_cmp<T: TreeView>(tree: &T, renamed: &[(T::Id, Vec<u8>)], a: T::Id, b: T:
     let parent = |n: T::Id| tree.parent(n);
     let (pa, pb) = (parent(a), parent(b));
     if pa == pb && pa != tree.total() {
-        return tree.entry_name(a).cmp(tree.entry_name(b));
+        return tree.cmp_entry_names(a, b);
     }
     match parting(tree, a, b) {
         Parting::Nested(by_depth) => {
@@ -97,7 +97,7 @@ fn path_cmp<T: TreeView>(tree: &T, renamed: &[(T::Id, Vec<u8>)], a: T::Id, b: T:
             by_depth
         }
         Parting::Siblings(x, _) if parent(x) == tree.total() => whole_cmp(tree, renamed, a, b),
-        Parting::Siblings(x, y) => tree.entry_name(x).cmp(tree.entry_name(y)),
+        Parting::Siblings(x, y) => tree.cmp_entry_names(x, y),
     }
 }
 

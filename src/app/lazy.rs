@@ -1,0 +1,116 @@
+//! `hogs --import x.ncdu` with a view the stored totals of an ncdu 2 binary export answer:
+//! the file read on demand ([`LazyTree`]) instead of loaded whole. The view is rendered into
+//! memory (a few rows) and printed only when every read succeeded: a damaged file is an
+//! error, never a partial view; what the stored totals cannot answer exactly as the whole
+//! import does (hard links, ncdu's shared sizes, times) hands the run back to it. What could
+//! not be read is reported first, as after a load.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+
+use super::rows::{render_rows, Shown};
+use crate::config::{Config, Form, Rows, View};
+use crate::error::{fail, report_errors_by_path, say, ExitStatus};
+use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
+use crate::import::ncdu_bin::{is_binary, ReadAt};
+use crate::render::escape::shown;
+use crate::render::labels::Labels;
+use crate::tree::TreeView;
+use crate::vocab::SizeMode;
+
+/// Prints `view` of the one binary export `config` imports, read on demand, when the view
+/// needs nothing the stored totals lack; `None`: the caller loads the import.
+pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
+    let file = one_binary_file(config, view)?;
+    let debug = std::env::var_os("HOGS_DEBUG_IMPORT");
+    if debug.as_deref() == Some(OsStr::new("load")) {
+        return None;
+    }
+    let said = |what: &str| {
+        if debug.is_some() {
+            say(format!("import: {what}"));
+        }
+    };
+    let file_name = config.import.as_ref()?.files.first()?.clone();
+    let cannot = |e: &dyn std::fmt::Display| {
+        fail(format!(
+            "cannot import '{}': {e}",
+            shown(file_name.as_bytes(), config.terminals.stderr)
+        ))
+    };
+    let tree = match LazyTree::open(file) {
+        Ok(tree) => tree,
+        Err(Stop::Damaged(e)) => return Some(cannot(&e)),
+        Err(Stop::Load(why)) => {
+            said(&format!("loaded whole: {why}"));
+            return None;
+        }
+    };
+    let errors = tree.errors();
+    let mut out = Vec::new();
+    let rendered = render(&tree, config, view, &mut out);
+    match tree.outcome() {
+        Err(Stop::Damaged(e)) => return Some(cannot(&e)),
+        Err(Stop::Load(why)) => {
+            said(&format!("loaded whole: {why}"));
+            return None;
+        }
+        Ok(()) => said("read on demand"),
+    }
+    let tty = config.terminals.stderr;
+    let _ = report_errors_by_path(&errors, &mut io::stderr().lock(), tty);
+    let status = match errors.is_empty() {
+        true => ExitStatus::Success,
+        false => ExitStatus::Incomplete,
+    };
+    let written = rendered.and_then(|()| {
+        let mut stdout = io::stdout().lock();
+        stdout.write_all(&out).and_then(|()| stdout.flush())
+    });
+    let data = view.form == Form::Json;
+    Some(status.max(super::write_status(written, None, data, tty)))
+}
+
+/// The file when `config` imports one binary export (not stdin) for a view of the tree or
+/// its files, in bytes or entries, with nothing that changes the sums or names directories.
+fn one_binary_file(config: &Config, view: View) -> Option<File> {
+    let files = &config.import.as_ref()?.files;
+    let plain = matches!(view.rows, Rows::Tree | Rows::OnlyFiles)
+        && matches!(
+            config.walk.mode,
+            SizeMode::Disk | SizeMode::Apparent | SizeMode::Count
+        )
+        && !config.filters.is_active()
+        && config.view.filetime.is_none()
+        && config.view.collapse.0.is_empty()
+        && config.view.collapse.1.is_empty()
+        && !config.extents;
+    let [file] = &files[..] else { return None };
+    if !plain || file.as_bytes() == b"-" {
+        return None;
+    }
+    let file = File::open(file).ok()?;
+    let mut head = [0u8; 8];
+    let regular = file.metadata().is_ok_and(|m| m.is_file());
+    (regular && ReadAt::read_exact_at(&file, &mut head, 0).is_ok() && is_binary(&head))
+        .then_some(file)
+}
+
+/// The view of the tree, as the loaded import's is drawn.
+fn render<S: ReadAt>(
+    tree: &LazyTree<S>,
+    config: &Config,
+    view: View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let roots: Vec<_> = tree.roots().collect();
+    let labels = Labels::dust(tree, &roots, config.view.full_paths);
+    let rows = Shown {
+        roots: &roots,
+        labels: &labels,
+        collapsed: Vec::new(),
+    };
+    render_rows(tree, rows, config, &config.view, view, out)
+}

@@ -1,0 +1,480 @@
+//! An ncdu 2 binary export read as a tree on demand ([`LazyTree`], a [`TreeView`]): the index
+//! is read at open, then only the blocks that hold what a view asks of (through
+//! [`BinFile`]'s small cache), each item parsed when asked. Sizes are the stored cumulative
+//! ones (`cumdsize`, `cumasize`), which hogs's writer sums as the tree does; entries are
+//! counted below the directories a view asks of.
+//!
+//! What the stored totals cannot answer exactly as the whole import would (a hard link
+//! whose directory does not add up, ncdu's shared sizes, an error its directory does not
+//! record, times), and damage in the file, stop the view: from then on no directory lists
+//! anything, so the view ends soon, and [`LazyTree::outcome`] says why, so the caller loads the
+//! file whole or reports the damage, and never prints what was rendered. An entry's answers
+//! never depend on whether the view stopped: the views sort with them, and std's sort may
+//! panic on comparisons that change.
+//!
+//! What is kept is bounded by what the view shows: the parent of each directory listed (an
+//! itemref does not say where it is listed), the names of the rows shown ([`names`]), a
+//! fixed cache of parsed items, and a count of entries per directory asked.
+
+mod below;
+mod chain;
+mod names;
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{BinFile, ReadAt};
+use crate::export::ncdu_bin::format::{etype, Item};
+use crate::import::ncdu::{bad_name, kind_and_flags};
+use crate::import::ImportError;
+use crate::tree::ids::{EntryId, Sparse};
+use crate::tree::{EntryKind, TreeView};
+use crate::vocab::SizeMode;
+use chain::{Chain, Children};
+use names::Names;
+
+/// No item: the parent of a root, the total's itemref.
+const NONE: u64 = u64::MAX;
+
+/// Items parsed and kept, by itemref (a direct-mapped cache).
+const FACTS: usize = 4096;
+
+/// Names compared and kept, by itemref (a direct-mapped cache).
+const COMPARED: usize = 1024;
+
+/// A directory's children are listed in the stored order (the chain runs the other way) a
+/// segment at a time: the chain's every `SEGMENT`th itemref is kept, then each segment read
+/// again backwards.
+const SEGMENT: usize = 256;
+
+/// The most directories whose entry counts are kept.
+const COUNTS: usize = 1 << 16;
+
+/// An entry: its itemref, and that of the directory that lists it (`NONE` for the root).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ItemId {
+    item: u64,
+    parent: u64,
+}
+
+const TOTAL: ItemId = ItemId {
+    item: NONE,
+    parent: NONE,
+};
+
+/// Tables by entry, for the views that keep them (the comparison): hashed, as itemrefs are
+/// offsets. Its "none" is no entry's and not the total's (an entry's item is never `NONE`).
+impl EntryId for ItemId {
+    const NONE: ItemId = ItemId {
+        item: NONE,
+        parent: 0,
+    };
+    type Map<V: EntryId> = Sparse<ItemId, V>;
+    type Set = FxHashSet<ItemId>;
+}
+
+/// Why a view hands the run to the whole import.
+const UNSURE_LINK: &str = "a hard link whose name that counts only the whole file tells";
+const UNRECORDED_ERROR: &str = "an error its directory does not record";
+
+/// Why a view of a [`LazyTree`] stopped.
+#[derive(Debug)]
+pub enum Stop {
+    /// The file is damaged.
+    Damaged(ImportError),
+    /// The view asked what only the whole import answers exactly: why.
+    Load(&'static str),
+}
+
+/// What a view reads of one item.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    etype: i64,
+    kind: EntryKind,
+    flags: u8,
+    disk: u64,
+    apparent: u64,
+    /// A directory: how many entries below it the file claims.
+    items: u64,
+    sub: Option<u64>,
+    prev: Option<u64>,
+    /// A directory whose listing, or something below it, could not be read.
+    errors: bool,
+    /// A directory ncdu says shares sizes with hard links elsewhere.
+    shares: bool,
+    /// A directory's own sizes (disk, apparent).
+    own: (u64, u64),
+}
+
+const NOTHING: Facts = Facts {
+    etype: etype::REG,
+    kind: EntryKind::File,
+    flags: 0,
+    disk: 0,
+    apparent: 0,
+    items: 0,
+    sub: None,
+    prev: None,
+    errors: false,
+    shares: false,
+    own: (0, 0),
+};
+
+/// A directory's children as last listed.
+struct Listing {
+    dir: u64,
+    count: usize,
+    /// Every [`SEGMENT`]th child from the last.
+    marks: Vec<u64>,
+}
+
+/// An ncdu 2 binary export read on demand.
+pub struct LazyTree<S> {
+    file: RefCell<BinFile<S>>,
+    item: RefCell<Item>,
+    facts: RefCell<Vec<(u64, Facts)>>,
+    /// The directory that lists each directory listed.
+    parents: RefCell<FxHashMap<u64, u64>>,
+    counts: RefCell<FxHashMap<u64, u64>>,
+    /// Directories whose hard links are known to count, or not.
+    links: RefCell<FxHashMap<u64, bool>>,
+    listing: RefCell<Option<Listing>>,
+    names: Names,
+    compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
+    /// The two names being compared.
+    compared: RefCell<(Vec<u8>, Vec<u8>)>,
+    root: u64,
+    root_name: Vec<u8>,
+    root_facts: Facts,
+    stop: RefCell<Option<Stop>>,
+}
+
+fn damaged(msg: String) -> Stop {
+    Stop::Damaged(ImportError::Format(msg))
+}
+
+impl<S: ReadAt> LazyTree<S> {
+    /// Opens the export: its index and its root, which must be a directory named by a path.
+    pub fn open(src: S) -> Result<LazyTree<S>, Stop> {
+        let mut file = BinFile::open(src).map_err(Stop::Damaged)?;
+        let root = file.root();
+        let mut item = Item::default();
+        file.item(root, &mut item).map_err(Stop::Damaged)?;
+        if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
+            return Err(damaged(format!(
+                "the root item {root:#x} is not a directory with a name (a path)"
+            )));
+        }
+        if item.items.unwrap_or(0) >= u64::from(u32::MAX - 2) {
+            return Err(damaged(format!(
+                "directory item {root:#x} claims too many entries (more than 4 billion)"
+            )));
+        }
+        let tree = LazyTree {
+            file: RefCell::new(file),
+            item: RefCell::new(Item::default()),
+            facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
+            parents: RefCell::default(),
+            counts: RefCell::default(),
+            links: RefCell::default(),
+            listing: RefCell::new(None),
+            names: Names::new(),
+            compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
+            compared: RefCell::default(),
+            root,
+            root_facts: facts_of(&item),
+            root_name: std::mem::take(&mut item.name),
+            stop: RefCell::new(None),
+        };
+        if tree.root_facts.shares {
+            return Err(Stop::Load("ncdu's shared sizes of hard links"));
+        }
+        tree.parents.borrow_mut().insert(root, NONE);
+        Ok(tree)
+    }
+
+    /// Whether every answer given was whole: the reason it stopped otherwise.
+    pub fn outcome(self) -> Result<(), Stop> {
+        match self.stop.into_inner() {
+            Some(stop) => Err(stop),
+            None => Ok(()),
+        }
+    }
+
+    fn fail(&self, stop: Stop) {
+        self.stop.borrow_mut().get_or_insert(stop);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.borrow().is_some()
+    }
+
+    /// The item at `itemref`, parsed (once while it stays in the cache); [`NOTHING`] if it
+    /// cannot be read.
+    fn facts(&self, itemref: u64) -> Facts {
+        if itemref == self.root {
+            return self.root_facts;
+        }
+        let at = slot(itemref, FACTS);
+        if let Some(&(_, f)) = self.facts.borrow().get(at).filter(|e| e.0 == itemref) {
+            return f;
+        }
+        let mut item = self.item.borrow_mut();
+        if let Err(e) = self.file.borrow_mut().item(itemref, &mut item) {
+            self.fail(Stop::Damaged(e));
+            return NOTHING;
+        }
+        if let Some(why) = bad_name(&item.name) {
+            self.fail(damaged(format!("item {itemref:#x} has {why}")));
+            return NOTHING;
+        }
+        let f = facts_of(&item);
+        self.facts.borrow_mut()[at] = (itemref, f);
+        f
+    }
+
+    /// [`LazyTree::facts`] of an entry a view shows, or stops where the stored totals do
+    /// not say what the whole import would.
+    fn shown(&self, id: ItemId) -> Facts {
+        let f = match id == TOTAL {
+            true => self.root_facts,
+            false => self.facts(id.item),
+        };
+        let why = match f.etype {
+            etype::LINK if id.parent != NONE && self.links_count(id.parent) => {
+                return Facts {
+                    flags: f.flags | crate::tree::flags::HARDLINK,
+                    ..f
+                }
+            }
+            etype::LINK => UNSURE_LINK,
+            _ if f.shares => "ncdu's shared sizes of hard links",
+            _ => return f,
+        };
+        self.fail(Stop::Load(why));
+        NOTHING
+    }
+
+    /// [`LazyTree::read_name`] through a small cache: the entries a view compares again and
+    /// again are the few in its heap of the best so far.
+    fn compared_name(&self, itemref: u64, into: &mut Vec<u8>) {
+        let at = slot(itemref, COMPARED);
+        let mut cache = self.compared_names.borrow_mut();
+        let cached = &mut cache[at];
+        if cached.0 != itemref {
+            self.read_name(itemref, &mut cached.1);
+            cached.0 = itemref;
+        }
+        into.clear();
+        into.extend_from_slice(&cached.1);
+    }
+
+    /// The name stored for `itemref` (a copy).
+    fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
+        into.clear();
+        let mut item = self.item.borrow_mut();
+        match self.file.borrow_mut().item(itemref, &mut item) {
+            Ok(()) => into.extend_from_slice(&item.name),
+            Err(e) => self.fail(Stop::Damaged(e)),
+        }
+    }
+
+    /// The children of directory `dir` counted (errors, which are no entries, aside), with a
+    /// mark every [`SEGMENT`] items (errors included); each
+    /// directory among them checked to claim fewer entries than `dir` (so that no chain of
+    /// references leads back up).
+    fn list(&self, dir: u64) -> (usize, Vec<u64>) {
+        if let Some(l) = self.listing.borrow().as_ref().filter(|l| l.dir == dir) {
+            return (l.count, l.marks.clone());
+        }
+        let f = self.facts(dir);
+        let mut walk = Chain::new(dir, &f);
+        let (mut count, mut marks) = (0, Vec::new());
+        while let Some((at, c)) = walk.next(self) {
+            if walk.steps % SEGMENT as u64 == 1 {
+                marks.push(at);
+            }
+            count += usize::from(c.etype != etype::ERR);
+            if c.etype == etype::ERR && !f.errors {
+                // the errors found on demand would miss it
+                self.fail(Stop::Load(UNRECORDED_ERROR));
+            } else if c.etype == etype::DIR && c.items >= f.items {
+                self.fail(damaged(format!(
+                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
+                     directory that lists it: the file's references loop",
+                    c.items, f.items
+                )));
+            }
+        }
+        let listing = Listing {
+            dir,
+            count,
+            marks: marks.clone(),
+        };
+        *self.listing.borrow_mut() = Some(listing);
+        (count, marks)
+    }
+}
+
+/// Where a direct-mapped cache of `len` slots keeps `itemref`.
+fn slot(itemref: u64, len: usize) -> usize {
+    (itemref ^ itemref >> 17) as usize % len
+}
+
+/// What a view reads of `item`.
+fn facts_of(item: &Item) -> Facts {
+    let is_dir = item.etype == etype::DIR;
+    let (kind, flags) = match item.etype {
+        etype::ERR => (EntryKind::File, 0),
+        _ => kind_and_flags(item),
+    };
+    let (disk, apparent) = match item.etype {
+        etype::DIR => (item.cumdsize.unwrap_or(0), item.cumasize.unwrap_or(0)),
+        n if n < 0 => (0, 0),
+        _ => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
+    };
+    let shares = item.shrasize.unwrap_or(0) | item.shrdsize.unwrap_or(0) != 0;
+    Facts {
+        etype: item.etype,
+        kind,
+        flags,
+        disk,
+        apparent,
+        items: item.items.filter(|_| is_dir).unwrap_or(0),
+        sub: item.sub.filter(|_| is_dir),
+        prev: item.prev,
+        errors: is_dir && item.rderr.is_some(),
+        shares: is_dir && shares,
+        own: match is_dir {
+            true => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
+            false => (0, 0),
+        },
+    }
+}
+
+impl<S: ReadAt> TreeView for LazyTree<S> {
+    type Id = ItemId;
+
+    fn total(&self) -> ItemId {
+        TOTAL
+    }
+
+    fn roots(&self) -> impl Iterator<Item = ItemId> + '_ {
+        std::iter::once(ItemId {
+            item: self.root,
+            parent: NONE,
+        })
+    }
+
+    fn name(&self, id: ItemId) -> &[u8] {
+        match id {
+            TOTAL => b"(total)",
+            _ if id.item == self.root => &self.root_name,
+            _ => self.entry_name(id),
+        }
+    }
+
+    fn entry_name(&self, id: ItemId) -> &[u8] {
+        self.names.get_or_insert(id.item, || {
+            let mut name = Vec::new();
+            self.read_name(id.item, &mut name);
+            name
+        })
+    }
+
+    fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
+        let mut pair = self.compared.borrow_mut();
+        let (first, second) = &mut *pair;
+        self.compared_name(a.item, first);
+        self.compared_name(b.item, second);
+        first.cmp(&second)
+    }
+
+    fn kind(&self, id: ItemId) -> EntryKind {
+        self.shown(id).kind
+    }
+
+    fn flags(&self, id: ItemId) -> u8 {
+        self.shown(id).flags
+    }
+
+    fn size(&self, id: ItemId, mode: SizeMode) -> u64 {
+        let f = self.shown(id);
+        match mode {
+            SizeMode::Disk => f.disk,
+            SizeMode::Apparent => f.apparent,
+            SizeMode::Count if f.etype == etype::DIR => self.count(self.root_if_total(id)),
+            SizeMode::Count => u64::from(f.flags & crate::tree::flags::UNCOUNTED == 0),
+            SizeMode::Time => {
+                self.fail(Stop::Load("times are not stored as totals"));
+                0
+            }
+        }
+    }
+
+    fn mtime(&self, _id: ItemId) -> i64 {
+        self.fail(Stop::Load("times are not stored as totals"));
+        0
+    }
+
+    fn parent(&self, id: ItemId) -> ItemId {
+        if id.parent == NONE {
+            return TOTAL;
+        }
+        let above = self.parents.borrow().get(&id.parent).copied();
+        ItemId {
+            item: id.parent,
+            parent: above.unwrap_or(NONE),
+        }
+    }
+
+    fn child_count(&self, id: ItemId) -> usize {
+        match id {
+            _ if self.stopped() => 0,
+            TOTAL => 1,
+            _ if self.shown(id).etype != etype::DIR => 0,
+            _ => self.list(id.item).0,
+        }
+    }
+
+    fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
+        let (dir, marks) = match id {
+            _ if self.stopped() => (NONE, Vec::new()),
+            TOTAL => (NONE, Vec::new()),
+            _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
+            _ => {
+                self.parents.borrow_mut().insert(id.item, id.parent);
+                (id.item, self.list(id.item).1)
+            }
+        };
+        let root = (id == TOTAL && !self.stopped())
+            .then(|| self.roots().next())
+            .flatten();
+        root.into_iter().chain(Children {
+            tree: self,
+            dir,
+            marks,
+            segment: Vec::new(),
+            entries_only: true,
+        })
+    }
+
+    fn is_root(&self, id: ItemId) -> bool {
+        id != TOTAL && id.parent == NONE
+    }
+}
+
+impl<S> LazyTree<S> {
+    fn root_if_total(&self, id: ItemId) -> u64 {
+        if id == TOTAL {
+            self.root
+        } else {
+            id.item
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
