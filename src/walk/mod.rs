@@ -37,9 +37,9 @@ mod options;
 mod place;
 mod placed;
 mod plan;
-mod sink;
 pub mod pool;
 mod roots;
+mod sink;
 mod split;
 mod tasks;
 

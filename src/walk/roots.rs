@@ -13,8 +13,8 @@ use super::fd_budget::FdBudget;
 use super::hints::FsHints;
 use super::job::{DirHandle, DirJob};
 use super::place::{node_for, stat_extra};
-use super::pool::Threads;
 use super::placed::Facts;
+use super::pool::Threads;
 use super::{lock, DirSink, ErrorAt, ErrorKind, LiveScan, Progress, Scan, WalkOptions, Walker};
 use crate::sys::{self, Meta, Times};
 use crate::tree::{EntryKind, NodeId, TreeBuilder};
@@ -202,7 +202,10 @@ impl<'a> Walker<'a> {
     pub(super) fn finish(self) -> Scan {
         if self.sink.is_some() {
             // no tree, so no file claims to settle: the sink counted each inode at once
-            let errors = self.errors.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let errors = self
+                .errors
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner);
             std::mem::forget(self.claims);
             self.threads.end();
             return Scan::with_errors_by_path(crate::tree::Tree::default(), errors);

@@ -4,7 +4,13 @@
 //! per directory still open, and the inodes of the hard-linked files met (the first name met
 //! counts, the others are written as ncdu writes further names of an inode), so memory
 //! follows the directories being walked, not the tree.
+//!
+//! A directory's children are written in the order it listed them, as a walk into a tree
+//! stores them: an entry listed after a subdirectory still being walked waits for it (in
+//! `Open::queue`). A reader then meets the names of an inode in the order du does, and counts
+//! the one du counts.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -27,8 +33,27 @@ struct Open {
     dev: u64,
     extra: Option<StatExtra>,
     below: Below,
-    /// Its own task, and each subdirectory, until they are done.
+    /// Its own task, and each subdirectory, until they are written.
     pending: u32,
+    /// Its position among its parent's children.
+    seq: u64,
+    /// Children listed and not yet written, in order, from position `front`; `next` is the
+    /// position of the next child listed.
+    queue: VecDeque<Waiting>,
+    front: u64,
+    next: u64,
+}
+
+/// A child waiting for the subdirectories listed before it.
+enum Waiting {
+    Leaf {
+        node: Node,
+        name: Box<[u8]>,
+        facts: Facts,
+    },
+    Failed(Box<[u8]>),
+    /// A subdirectory: its item once it is closed.
+    Dir(Option<Box<Item>>),
 }
 
 /// The writer and the open directories, under one lock.
@@ -88,7 +113,10 @@ impl<W: Write + Send> WalkWriter<W> {
 
     /// Writes the index once the walk is over and gives the output back.
     pub fn finish(self) -> io::Result<WalkEnd<W>> {
-        let state = self.state.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let state = self
+            .state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Some(e) = state.failed {
             return Err(e);
         }
@@ -132,11 +160,26 @@ impl<W: Write + Send> WalkWriter<W> {
     }
 
     /// A new open directory in `parent` (or the root): its id.
-    fn open_dir(&self, s: &mut State<W>, parent: NodeId, name: &[u8], node: Node, f: &Facts) -> NodeId {
+    fn open_dir(
+        &self,
+        s: &mut State<W>,
+        parent: NodeId,
+        name: &[u8],
+        node: Node,
+        f: &Facts,
+    ) -> NodeId {
+        let mut seq = 0;
         if let Some(Some(p)) = s.open.get_mut(parent as usize) {
             p.pending += 1;
+            seq = p.next;
+            p.next += 1;
+            p.queue.push_back(Waiting::Dir(None));
         }
         let open = Open {
+            seq,
+            queue: VecDeque::new(),
+            front: 0,
+            next: 0,
             name: name.into(),
             parent,
             node,
@@ -157,29 +200,93 @@ impl<W: Write + Send> WalkWriter<W> {
         }
     }
 
-    /// One of `id`'s pending tasks is over: when it was the last, the directory is written into
-    /// its parent, which may then close in turn (a loop up the parents).
-    fn close(&self, s: &mut State<W>, mut id: NodeId) {
+    /// A child of `dir` listed: written now if nothing listed before it waits, else queued.
+    fn child(&self, s: &mut State<W>, dir: NodeId, waiting: Waiting) {
+        let Some(Some(open)) = s.open.get_mut(dir as usize) else {
+            return;
+        };
+        open.next += 1;
+        if open.queue.is_empty() {
+            open.front += 1;
+            self.write_waiting(s, dir, waiting);
+        } else {
+            open.queue.push_back(waiting);
+        }
+    }
+
+    /// Writes a child that waited (or had no need to) into `dir`.
+    fn write_waiting(&self, s: &mut State<W>, dir: NodeId, waiting: Waiting) {
+        match waiting {
+            Waiting::Leaf { node, name, facts } => self.leaf(s, dir, node, &name, &facts),
+            Waiting::Failed(name) => {
+                s.item.clear();
+                s.item.etype = etype::ERR;
+                s.item.name.extend_from_slice(&name);
+                self.write_child(s, dir, false);
+            }
+            Waiting::Dir(Some(item)) => {
+                s.item = *item;
+                self.write_child(s, dir, false);
+                if let Some(Some(open)) = s.open.get_mut(dir as usize) {
+                    open.pending -= 1;
+                }
+            }
+            Waiting::Dir(None) => {}
+        }
+    }
+
+    /// Writes the children of `dir` at the head of its queue that no longer wait.
+    fn drain(&self, s: &mut State<W>, dir: NodeId) {
         loop {
-            let Some(Some(open)) = s.open.get_mut(id as usize) else {
+            let Some(Some(open)) = s.open.get_mut(dir as usize) else {
                 return;
             };
-            open.pending -= 1;
-            if open.pending > 0 {
+            if matches!(open.queue.front(), None | Some(Waiting::Dir(None))) {
                 return;
+            }
+            let Some(waiting) = open.queue.pop_front() else {
+                return;
+            };
+            open.front += 1;
+            self.write_waiting(s, dir, waiting);
+        }
+    }
+
+    /// `id`'s own task is over: when its subdirectories are written too, the directory is
+    /// written into its parent, which may then close in turn (a loop up the parents).
+    fn close(&self, s: &mut State<W>, mut id: NodeId) {
+        if let Some(Some(open)) = s.open.get_mut(id as usize) {
+            open.pending -= 1;
+        }
+        loop {
+            match s.open.get(id as usize) {
+                Some(Some(open)) if open.pending == 0 => {}
+                _ => return,
             }
             let Some(dir) = s.open[id as usize].take() else {
                 return;
             };
             s.free.push(id);
-            let parent_dev = s.open.get(dir.parent as usize).and_then(|p| p.as_ref()).map(|p| p.dev);
+            let parent_dev = s
+                .open
+                .get(dir.parent as usize)
+                .and_then(|p| p.as_ref())
+                .map(|p| p.dev);
             let (item, ext) = (&mut s.item, self.extended);
             if dir.parent == NONE {
                 if !dir.node.is_dir() {
                     s.root_not_dir = true;
                     return;
                 }
-                dir_item(&self.root_name, &dir.node, Some(dir.dev), &dir.below, dir.extra, ext, item);
+                dir_item(
+                    &self.root_name,
+                    &dir.node,
+                    Some(dir.dev),
+                    &dir.below,
+                    dir.extra,
+                    ext,
+                    item,
+                );
                 s.root = s.out.as_mut().and_then(|out| match out.item(item) {
                     Ok(itemref) => Some(itemref),
                     Err(e) => {
@@ -195,8 +302,18 @@ impl<W: Write + Send> WalkWriter<W> {
                 let dev = Some(dir.dev).filter(|&d| parent_dev != Some(d));
                 dir_item(&dir.name, &dir.node, dev, &dir.below, dir.extra, ext, item);
             }
-            self.write_child(s, dir.parent, false);
             id = dir.parent;
+            let Some(Some(parent)) = s.open.get_mut(id as usize) else {
+                return;
+            };
+            let at = dir.seq.wrapping_sub(parent.front);
+            if let Some(slot) = usize::try_from(at)
+                .ok()
+                .and_then(|at| parent.queue.get_mut(at))
+            {
+                *slot = Waiting::Dir(Some(Box::new(std::mem::take(&mut s.item))));
+            }
+            self.drain(s, id);
         }
     }
 }
@@ -226,17 +343,25 @@ impl<W: Write + Send> DirSink for WalkWriter<W> {
                 if node.is_dir() && !node.has(flags::FILTERED | flags::OTHER_FS) {
                     let id = self.open_dir(&mut s, dir, name, node.clone(), &f);
                     ids.push(id);
-                } else {
+                    continue;
+                }
+                ids.push(NONE);
+                let queued = s.open.get(dir as usize).and_then(|o| o.as_ref());
+                if queued.is_some_and(|o| o.queue.is_empty()) {
+                    // (the common case, written at once: no copy of the name)
+                    if let Some(Some(open)) = s.open.get_mut(dir as usize) {
+                        open.next += 1;
+                        open.front += 1;
+                    }
                     self.leaf(&mut s, dir, node.clone(), name, &f);
-                    ids.push(NONE);
+                } else {
+                    let (node, name, facts) = (node.clone(), name.into(), f);
+                    self.child(&mut s, dir, Waiting::Leaf { node, name, facts });
                 }
             }
         }
         for (name, _) in failed {
-            s.item.clear();
-            s.item.etype = etype::ERR;
-            s.item.name.extend_from_slice(name);
-            self.write_child(&mut s, dir, false);
+            self.child(&mut s, dir, Waiting::Failed(name.clone()));
         }
     }
 

@@ -97,7 +97,12 @@ impl DirTask<'_, '_> {
 
     /// [`DirTask::commit`] of a streamed walk: the entries placed, then handed to the sink
     /// (which gives their ids in `placed.ids`).
-    fn commit_streamed(&self, sink: &dyn DirSink, scratch: &mut Scratch, batches: &mut [StatBatch]) {
+    fn commit_streamed(
+        &self,
+        sink: &dyn DirSink,
+        scratch: &mut Scratch,
+        batches: &mut [StatBatch],
+    ) {
         let Scratch {
             listed: here,
             placed,
@@ -119,7 +124,13 @@ impl DirTask<'_, '_> {
         if let Some((meta, times)) = &self.own {
             self.walker.set_own(self.node, meta, *times, 0);
         }
-        sink.listed(self.node, &chunks, &placed.facts, &placed.failed, &mut placed.ids);
+        sink.listed(
+            self.node,
+            &chunks,
+            &placed.facts,
+            &placed.failed,
+            &mut placed.ids,
+        );
     }
 
     /// A huge directory's nodes are built in the tree on this thread alone: the pages they
