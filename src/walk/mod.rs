@@ -316,6 +316,14 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Directory `id` is a name of a directory walked under another name (-L): it counts
+    /// nothing. (A tree's are marked when its claims are settled.)
+    fn dir_repeated(&self, id: NodeId) {
+        if let Some(sink) = self.sink {
+            sink.set_flag(id, flags::DUPLICATE);
+        }
+    }
+
     /// Directory `id`'s task is over (whether it read it or not): a streamed walk closes
     /// it once its subdirectories are too.
     fn dir_done(&self, id: NodeId) {

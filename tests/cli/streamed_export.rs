@@ -81,6 +81,22 @@ fn streamed_export_totals_equal_du() {
     }
 }
 
+/// With -L a directory reached twice (a symlink to it, a loop) is walked and counted once.
+#[test]
+fn streamed_export_follows_links_once() {
+    let env = TestEnv::new();
+    env.file("e/sub/x", 20_000)
+        .file("e/other/y", 3_000)
+        .symlink("sub", "e/again")
+        .symlink("..", "e/sub/up")
+        .symlink("../sub", "e/other/sub2");
+    export(&env, &["-L", "e"]);
+    for (flag, du) in [(None, "-B1"), (Some("-s"), "-b"), (Some("-f"), "--inodes")] {
+        let want = env.du_total(&["-L", du], &["e"]);
+        assert_eq!(imported_total(&env, flag), want, "-L, du {du}");
+    }
+}
+
 /// The import of a streamed export is the walk: every directory's sizes, the name of each
 /// hard link that counts (the one du counts), kinds and times (`--export-extended`).
 #[test]

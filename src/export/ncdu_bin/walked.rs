@@ -54,6 +54,9 @@ enum Waiting {
     Failed(Box<[u8]>),
     /// A subdirectory: its item once it is closed.
     Dir(Option<Box<Item>>),
+    /// A subdirectory closed that is not written: a name of a directory walked under another
+    /// (-L), which counts nothing, as in du and in a walk's views.
+    Repeated,
 }
 
 /// The writer and the open directories, under one lock.
@@ -231,6 +234,11 @@ impl<W: Write + Send> WalkWriter<W> {
                     open.pending -= 1;
                 }
             }
+            Waiting::Repeated => {
+                if let Some(Some(open)) = s.open.get_mut(dir as usize) {
+                    open.pending -= 1;
+                }
+            }
             Waiting::Dir(None) => {}
         }
     }
@@ -296,6 +304,7 @@ impl<W: Write + Send> WalkWriter<W> {
                 });
                 return;
             }
+            let repeated = dir.node.has(flags::DUPLICATE);
             if dir.node.has(flags::FILTERED | flags::OTHER_FS) {
                 leaf_item(&dir.name, &dir.node, None, 1, dir.extra, ext, item);
             } else {
@@ -311,7 +320,10 @@ impl<W: Write + Send> WalkWriter<W> {
                 .ok()
                 .and_then(|at| parent.queue.get_mut(at))
             {
-                *slot = Waiting::Dir(Some(Box::new(std::mem::take(&mut s.item))));
+                *slot = match repeated {
+                    true => Waiting::Repeated,
+                    false => Waiting::Dir(Some(Box::new(std::mem::take(&mut s.item)))),
+                };
             }
             self.drain(s, id);
         }

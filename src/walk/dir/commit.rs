@@ -188,6 +188,7 @@ impl DirTask<'_, '_> {
                     perm: Some(c.perm),
                 });
             } else {
+                walker.dir_repeated(node);
                 walker.dir_done(node);
             }
         }

@@ -204,6 +204,7 @@ impl<'a> Walker<'a> {
         }
         if !self.claims.first_dir_name((meta.dev, meta.ino), node) {
             self.set_own(node, &meta, times, 0);
+            self.dir_repeated(node);
             return None;
         }
         Some((meta, times))
