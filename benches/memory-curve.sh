@@ -10,6 +10,8 @@
 #               f       hogs -f -d 1 TREE              (entry counts)
 #               j       hogs -j TREE > /dev/null       (JSON)
 #               O       hogs -O EXPORT TREE            (ncdu export, kept for import and diff)
+#               bin     hogs -O X.ncdu TREE            (the walk streamed to a binary export:
+#                       no tree held, its peak must not grow with the tree)
 #               import  hogs --import EXPORT -d 1
 #               diff    hogs --diff EXPORT TREE        (the export against a new walk)
 #               i       hogs i TREE                    (in a detached tmux pane)
@@ -43,7 +45,7 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "memory-curve.sh: $*" >&2; exit 2; }
 note() { echo "memory-curve.sh: $*" >&2; }
 
-ALL_VIEWS=d1,f,j,O,import,diff,i,merge
+ALL_VIEWS=d1,f,j,O,bin,import,diff,i,merge
 RUNS=3 VIEWS=$ALL_VIEWS OUT=/tmp/hogs-memory-curve SUMMARY=0
 while getopts "r:v:o:Sh" opt; do
   case $opt in
@@ -84,7 +86,8 @@ import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 views = [v for v in sys.argv[2].split(",") if v]
 names = {"d1": "-d 1", "f": "-f -d 1", "j": "-j", "O": "-O", "import": "--import -d 1",
-         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu"}
+         "diff": "--diff EXPORT TREE", "i": "i", "merge": "--import PARTS -O x.ncdu",
+         "bin": "-O x.ncdu TREE"}
 runs = {}
 for view, tree, entries, _run, kib, secs in rows:
     runs.setdefault((view, tree, int(entries)), []).append((int(kib), float(secs)))
@@ -166,6 +169,7 @@ command_of() {
     f) echo "$h -f -d 1 $t" ;;
     j) echo "$h -j $t" ;;
     O) echo "$h -O $e $t" ;;
+    bin) echo "$h -O $e.ncdu $t" ;;
     import) echo "$h --import $e -d 1" ;;
     diff) echo "$h --diff $e $t" ;;
     i) echo "$h i $t" ;;

@@ -37,7 +37,8 @@ impl<'a> Walker<'a> {
         one_shot: bool,
         sink: Option<&'a dyn DirSink>,
     ) -> Walker<'a> {
-        // (a streamed walk builds no tree: nothing to reserve room for)
+        // A streamed walk builds no tree: nothing to reserve room for, and (as under
+        // `ulimit -v`) one malloc arena, which its few allocations (a directory's) need no more.
         let reserve_ahead = sink.is_none() && !sys::address_space_limited();
         if !reserve_ahead {
             sys::one_malloc_arena();
