@@ -116,6 +116,27 @@ fn streamed_export_imports_as_the_walk() {
     }
 }
 
+/// A directory large enough that its entries are stat'ed in batches by several threads:
+/// every batch is written, in the order listed.
+#[test]
+fn streamed_export_of_a_huge_directory() {
+    let env = TestEnv::new_in_memory();
+    env.bash("mkdir h && cd h && touch $(seq 1 3000) && for i in $(seq 1 30); do mkdir s$i; echo x > s$i/f; done");
+    env.file("h/big", 9_000);
+    for i in 0..10 {
+        env.hardlink("h/big", format!("h/link{i}"));
+    }
+    env.bash("cd h && touch $(seq 3001 6000)");
+    let root = env.root().canonicalize().expect("canonical root").join("h");
+    let root = root.to_str().expect("a UTF-8 temporary path");
+    for threads in ["1", "2"] {
+        export(&env, &["-T", threads, root]);
+        let walked = env.json(["-n", "10000", root]);
+        let imported = env.json(["-n", "10000", "--import", "x.ncdu"]);
+        assert_eq!(imported, walked, "-T {threads}");
+    }
+}
+
 /// An unreadable directory: the one-line error, exit status 1, and the export still whole:
 /// it reads back as du counts as the same user.
 #[test]
