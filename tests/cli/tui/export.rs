@@ -179,3 +179,66 @@ fn ncdu_exports_read_on_demand_are_browsed_as_their_loaded_imports() {
         "ncdu's shared sizes"
     );
 }
+
+/// t/a with 4,000 files (their items fill the export's first blocks) and t/b/{f1, f2}; its
+/// export with the second block's compressed data overwritten (the first holds b's items:
+/// the writer's first block is the last to fill).
+pub(super) fn damaged_export(env: &TestEnv) -> std::path::PathBuf {
+    for i in 0..4000 {
+        env.file(format!("t/a/file_with_a_rather_long_name_{i}"), 2);
+    }
+    env.file("t/b/f1", 5000).file("t/b/f2", 5000);
+    env.stdout_ok(["-O", "t.ncdu", "t"]);
+    let path = env.path("t.ncdu");
+    let mut bytes = std::fs::read(&path).expect("read the export");
+    // after the magic: blocks, each with its length in the low 28 bits of its header
+    let len = |at: usize| {
+        let head = u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        (head & 0x0fff_ffff) as usize
+    };
+    let second = 8 + len(8);
+    assert!(
+        second + len(second) < bytes.len() - 100,
+        "three blocks or more"
+    );
+    let middle = second + len(second) / 2;
+    bytes[middle..middle + 32].fill(0xff);
+    std::fs::write(&path, bytes).expect("write the export");
+    path
+}
+
+/// A damaged block: one line in the footer naming the file and what is wrong, the rest
+/// of the tree still browsed, and no panic.
+#[test]
+fn a_damaged_block_is_one_line_in_the_footer_and_the_rest_is_browsed() {
+    let env = TestEnv::new();
+    let path = damaged_export(&env);
+    let mut read = on_demand(&path);
+    let mut term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
+    read.draw(&mut term).expect("draw");
+    let screen = lines(&term);
+    let footer = screen[usize::from(HEIGHT) - 1].trim_end();
+    let said = format!("cannot read all of '{}': ", path.display());
+    assert!(
+        footer.trim_start().starts_with(&said),
+        "{}",
+        screen.join("\n")
+    );
+    assert!(
+        screen[2..4].iter().any(|l| l.contains(" a/")),
+        "{}",
+        screen.join("\n")
+    );
+    assert!(
+        screen[2..4].iter().any(|l| l.contains(" b/")),
+        "{}",
+        screen.join("\n")
+    );
+    // into b, whose entries are readable; into a, whose are not: no panic
+    for (c, _) in "GlhglhGl".chars().zip(0..) {
+        read.on_event(&key_event(c));
+        read.draw(&mut term).expect("draw");
+    }
+    let screen = lines(&term).join("\n");
+    assert!(screen.contains("f1") && screen.contains("f2"), "{screen}");
+}
