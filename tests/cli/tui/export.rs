@@ -144,7 +144,7 @@ fn sample(env: &TestEnv) {
         .file("t/small", 1024)
         .file("t/bad\x1b[31mname", 2048);
     for i in 0..30 {
-        env.file(&format!("t/f{i:02}"), 512 * (i % 7));
+        env.file(format!("t/f{i:02}"), 512 * (i % 7));
     }
 }
 
