@@ -165,7 +165,13 @@ struct Damage {
     first: Option<String>,
     /// Damage met since the view last asked ([`LazyTree::new_damage`]).
     unseen: Option<String>,
+    /// What was said already: a damaged block is read again at each frame that shows it,
+    /// and said once.
+    said: FxHashSet<String>,
 }
+
+/// The most distinct damages remembered as said.
+const SAID: usize = 256;
 
 fn damaged(msg: String) -> Stop {
     Stop::Damaged(ImportError::Format(msg))
@@ -260,7 +266,9 @@ impl<S: ReadAt> LazyTree<S> {
                 let mut d = self.damage.borrow_mut();
                 let msg = e.to_string();
                 d.first.get_or_insert_with(|| msg.clone());
-                d.unseen = Some(msg);
+                if d.said.len() < SAID && d.said.insert(msg.clone()) {
+                    d.unseen = Some(msg);
+                }
             }
             return;
         }

@@ -122,6 +122,13 @@ impl<S: ReadAt> LazyTree<S> {
                         "directory item {:#x} claims {} entries below it, the file holds {}",
                         done.itemref, done.facts.items, done.found
                     )));
+                    if self.browsing {
+                        // not read again at every frame
+                        let mut counts = self.counts.borrow_mut();
+                        if counts.len() < COUNTS {
+                            counts.insert(dir, 0);
+                        }
+                    }
                     return 0;
                 }
                 if !self.browsing && !done.sums.links_count(&done.facts) {
