@@ -76,16 +76,30 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
 /// The file when `config` imports one binary export (not stdin) for a view of the tree or
 /// its files, in bytes or entries, with nothing that changes the sums or names directories.
 fn one_binary_file(config: &Config, view: View) -> Option<File> {
-    let files = &config.import.as_ref()?.files;
     let plain = matches!(view.rows, Rows::Tree | Rows::OnlyFiles)
-        && matches!(
-            config.walk.mode,
-            SizeMode::Disk | SizeMode::Apparent | SizeMode::Count
-        )
-        && !config.filters.is_active()
         && config.view.filetime.is_none()
         && config.view.collapse.0.is_empty()
-        && config.view.collapse.1.is_empty()
+        && config.view.collapse.1.is_empty();
+    plain.then(|| binary_export(config)).flatten()
+}
+
+/// The file `hogs i` browses on demand: one binary export (not stdin), shown in bytes or
+/// entries, with nothing that changes the sums (filters, `--extents`) and no comparison.
+pub fn browsable(config: &Config) -> Option<File> {
+    let debug = std::env::var_os("HOGS_DEBUG_IMPORT");
+    if debug.as_deref() == Some(OsStr::new("load")) || config.mode.diff().is_some() {
+        return None;
+    }
+    binary_export(config)
+}
+
+/// The one binary export `config` imports, when its sums are the stored totals.
+fn binary_export(config: &Config) -> Option<File> {
+    let files = &config.import.as_ref()?.files;
+    let plain = matches!(
+        config.walk.mode,
+        SizeMode::Disk | SizeMode::Apparent | SizeMode::Count
+    ) && !config.filters.is_active()
         && !config.extents;
     let [file] = &files[..] else { return None };
     if !plain || file.as_bytes() == b"-" {

@@ -7,7 +7,7 @@
 pub mod diff;
 pub mod export;
 pub mod html;
-mod lazy;
+pub mod lazy;
 pub mod print;
 mod rows;
 pub mod scan;

@@ -24,6 +24,8 @@ pub struct Browser<T: AsScan> {
     pub state: State<T>,
     pub styles: Styles,
     mapper: Mapper,
+    /// What the tree is read from, as damage met while browsing names it.
+    source: String,
 }
 
 impl<T: AsScan> Browser<T> {
@@ -32,7 +34,14 @@ impl<T: AsScan> Browser<T> {
             state: State::read_only(tree, opts),
             styles,
             mapper: Mapper::default(),
+            source: String::new(),
         }
+    }
+
+    /// Names the file the tree is read from (shown escaped) in what damage says.
+    pub fn reading(mut self, source: String) -> Browser<T> {
+        self.source = source;
+        self
     }
 
     /// One input event: mapped to an action and applied. Returns whether it did anything.
@@ -46,8 +55,21 @@ impl<T: AsScan> Browser<T> {
         true
     }
 
-    /// Draws one frame.
+    /// Draws one frame; again, with one line in the footer, if drawing it met damage.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        self.draw_once(terminal)?;
+        if let Some(damage) = self.state.tree().new_damage() {
+            let said = format!("cannot read all of '{}': {damage}", self.source);
+            self.state.say(said);
+            self.draw_once(terminal)?;
+        }
+        Ok(())
+    }
+
+    fn draw_once<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
     where
         B::Error: Send + Sync + 'static,
     {

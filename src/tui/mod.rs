@@ -15,6 +15,7 @@ pub mod delete;
 pub mod diff;
 mod errors;
 pub mod event;
+pub mod export;
 pub mod extents;
 pub mod listing;
 pub mod marks;
@@ -99,6 +100,12 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     } else {
         style::Styles::plain()
     };
+    if let Some(opened) = export::open(config) {
+        return match opened {
+            Ok(tree) => export::run(config, ia, tree, screen, &watch, styles),
+            Err(msg) => fail(msg),
+        };
+    }
     let mut app = App::new(
         config.walk.clone(),
         config.filters.clone(),

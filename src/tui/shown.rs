@@ -8,6 +8,8 @@
 //! stays on `State<Tree>`, reached from the generic code through
 //! [`super::state::AsScan`].
 
+use crate::import::ncdu_bin::lazy::LazyTree;
+use crate::import::ncdu_bin::ReadAt;
 use crate::tree::{Node, NodeId, Tree, TreeView};
 use crate::vocab::SizeMode;
 
@@ -39,6 +41,18 @@ pub trait Shown: TreeView + Sized {
     /// The entry of a scan's id, if this is the scan.
     fn from_scan_id(_id: NodeId) -> Option<Self::Id> {
         None
+    }
+
+    /// Damage met reading the tree since the last call, worded (a tree read from a file).
+    fn new_damage(&self) -> Option<String> {
+        None
+    }
+}
+
+/// An ncdu 2 binary export read on demand (`hogs i --import x.ncdu`).
+impl<S: ReadAt> Shown for LazyTree<S> {
+    fn new_damage(&self) -> Option<String> {
+        LazyTree::new_damage(self)
     }
 }
 

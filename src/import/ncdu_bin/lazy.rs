@@ -106,6 +106,8 @@ struct Facts {
     shares: bool,
     /// A directory's own sizes (disk, apparent).
     own: (u64, u64),
+    /// The entry's own modification time (0 when not stored).
+    mtime: i64,
 }
 
 const NOTHING: Facts = Facts {
@@ -120,6 +122,7 @@ const NOTHING: Facts = Facts {
     errors: false,
     shares: false,
     own: (0, 0),
+    mtime: 0,
 };
 
 /// A directory's children as last listed.
@@ -149,7 +152,26 @@ pub struct LazyTree<S> {
     root_name: Vec<u8>,
     root_facts: Facts,
     stop: RefCell<Option<Stop>>,
+    /// Browsed (`hogs i`): damage is recorded, not a stop, and what the whole import would
+    /// answer otherwise is answered with the stored values (see [`LazyTree::browse`]).
+    browsing: bool,
+    damage: RefCell<Damage>,
 }
+
+/// Damage met while browsing.
+#[derive(Default)]
+struct Damage {
+    /// The first damage met: what the run reports at its end.
+    first: Option<String>,
+    /// Damage met since the view last asked ([`LazyTree::new_damage`]).
+    unseen: Option<String>,
+    /// What was said already: a damaged block is read again at each frame that shows it,
+    /// and said once.
+    said: FxHashSet<String>,
+}
+
+/// The most distinct damages remembered as said.
+const SAID: usize = 256;
 
 fn damaged(msg: String) -> Stop {
     Stop::Damaged(ImportError::Format(msg))
@@ -187,6 +209,8 @@ impl<S: ReadAt> LazyTree<S> {
             root_facts: facts_of(&item),
             root_name: std::mem::take(&mut item.name),
             stop: RefCell::new(None),
+            browsing: false,
+            damage: RefCell::default(),
         };
         if tree.root_facts.shares {
             return Err(Stop::Load("ncdu's shared sizes of hard links"));
@@ -203,7 +227,51 @@ impl<S: ReadAt> LazyTree<S> {
         }
     }
 
+    /// The tree to be browsed (`hogs i`) rather than printed, or why only the whole import
+    /// shows it as it is. The whole file is read once first (the entries of the root, which
+    /// the header shows, need it anyway): every directory's hard links, shared sizes and
+    /// errors checked as for a printed view, so that from then on the stored values are the
+    /// whole import's. Damage found then, or met later while browsing, stops nothing: a
+    /// damaged item or block is an entry of nothing (a chain of children ends there),
+    /// recorded for [`LazyTree::new_damage`] and [`LazyTree::first_damage`], and the rest of
+    /// the tree is answered as before. Times are each entry's own, as the loaded view's.
+    pub fn browse(mut self) -> Result<LazyTree<S>, &'static str> {
+        self.count(self.root);
+        match self.stop.get_mut().take() {
+            Some(Stop::Load(why)) => return Err(why),
+            Some(Stop::Damaged(e)) => {
+                self.browsing = true;
+                self.fail(Stop::Damaged(e));
+                // the root's count, not read again at every frame
+                self.counts.get_mut().insert(self.root, 0);
+            }
+            None => self.browsing = true,
+        }
+        Ok(self)
+    }
+
+    /// Damage met while browsing since the last call, worded.
+    pub fn new_damage(&self) -> Option<String> {
+        self.damage.borrow_mut().unseen.take()
+    }
+
+    /// The first damage met while browsing, worded.
+    pub fn first_damage(&self) -> Option<String> {
+        self.damage.borrow().first.clone()
+    }
+
     fn fail(&self, stop: Stop) {
+        if self.browsing {
+            if let Stop::Damaged(e) = stop {
+                let mut d = self.damage.borrow_mut();
+                let msg = e.to_string();
+                d.first.get_or_insert_with(|| msg.clone());
+                if d.said.len() < SAID && d.said.insert(msg.clone()) {
+                    d.unseen = Some(msg);
+                }
+            }
+            return;
+        }
         self.stop.borrow_mut().get_or_insert(stop);
     }
 
@@ -243,14 +311,14 @@ impl<S: ReadAt> LazyTree<S> {
             false => self.facts(id.item),
         };
         let why = match f.etype {
-            etype::LINK if id.parent != NONE && self.links_count(id.parent) => {
+            etype::LINK if id.parent != NONE && (self.browsing || self.links_count(id.parent)) => {
                 return Facts {
                     flags: f.flags | crate::tree::flags::HARDLINK,
                     ..f
                 }
             }
             etype::LINK => UNSURE_LINK,
-            _ if f.shares => "ncdu's shared sizes of hard links",
+            _ if f.shares && !self.browsing => "ncdu's shared sizes of hard links",
             _ => return f,
         };
         self.fail(Stop::Load(why));
@@ -351,6 +419,9 @@ fn facts_of(item: &Item) -> Facts {
             true => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
             false => (0, 0),
         },
+        mtime: item
+            .mtime
+            .map_or(0, |t| i64::try_from(t).unwrap_or(i64::MAX)),
     }
 }
 
@@ -414,7 +485,10 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
         }
     }
 
-    fn mtime(&self, _id: ItemId) -> i64 {
+    fn mtime(&self, id: ItemId) -> i64 {
+        if self.browsing {
+            return self.shown(id).mtime;
+        }
         self.fail(Stop::Load("times are not stored as totals"));
         0
     }

@@ -59,6 +59,9 @@ impl AsScan for Tree {
 #[cfg(test)]
 impl AsScan for crate::tree::Sparse<'_> {}
 
+/// An ncdu 2 binary export read on demand: read-only.
+impl<S: crate::import::ncdu_bin::ReadAt> AsScan for crate::import::ncdu_bin::lazy::LazyTree<S> {}
+
 /// What the event loop must do for the state (things with side effects).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -259,6 +262,18 @@ impl<T: AsScan> State<T> {
     }
 
     /// A delete or rescan runs (the text says which): no second one meanwhile.
+    /// What a saved scan records it could not read (one line each, for the screen), shown
+    /// as a walk's errors are.
+    pub fn recorded_errors(&mut self, lines: Vec<String>) {
+        let count = lines.len();
+        self.work.scan_errors(lines, count);
+    }
+
+    /// One line in the footer until the next key.
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.display.say(message);
+    }
+
     pub fn set_busy(&mut self, what: impl Into<String>) {
         self.work.set_busy(what.into());
     }

@@ -5,6 +5,7 @@ mod browse;
 mod command;
 mod delete;
 mod diff;
+mod export;
 mod extents;
 mod filter_mouse;
 mod fit;

@@ -611,3 +611,31 @@ fn print_marked_into_a_closed_stdout_is_a_write_error() {
     assert_eq!(wait_for_file(&env.path("status.txt")), "1\n");
     tmux.wait_for("hogs: write error: Bad file descriptor");
 }
+
+/// `hogs i --import x.ncdu` in a real terminal reads the export on demand; a damaged block
+/// is said in the footer, then once on stderr after the view closes, and the exit status is 1.
+#[test]
+fn a_binary_export_is_browsed_on_demand_and_its_damage_is_a_failure() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    super::export::damaged_export(&env);
+    let script = view_script(&env, "--import t.ncdu 2> err.txt");
+    let debug = Path::new("1");
+    let tmux = Tmux::start(
+        env.path("tmux.sock"),
+        &[("HOGS_DEBUG_IMPORT", debug)],
+        &script,
+    );
+    tmux.wait_for("cannot read all of 't.ncdu'");
+    // the line stays until the next key, then the footer says why nothing is deleted
+    tmux.keys(&["j"]);
+    tmux.wait_for("read-only: an export");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "1\n");
+    let err = std::fs::read_to_string(env.path("err.txt")).expect("stderr");
+    assert!(err.contains("import: read on demand"), "{err}");
+    assert!(err.contains("hogs: cannot read all of 't.ncdu': "), "{err}");
+}

@@ -122,9 +122,16 @@ impl<S: ReadAt> LazyTree<S> {
                         "directory item {:#x} claims {} entries below it, the file holds {}",
                         done.itemref, done.facts.items, done.found
                     )));
+                    if self.browsing {
+                        // not read again at every frame
+                        let mut counts = self.counts.borrow_mut();
+                        if counts.len() < COUNTS {
+                            counts.insert(dir, 0);
+                        }
+                    }
                     return 0;
                 }
-                if !done.sums.links_count(&done.facts) {
+                if !self.browsing && !done.sums.links_count(&done.facts) {
                     self.fail(Stop::Load(UNSURE_LINK));
                     return 0;
                 }
@@ -143,7 +150,7 @@ impl<S: ReadAt> LazyTree<S> {
             match c.etype {
                 // ncdu's sizes of a directory that shares inodes with others: which names
                 // count only the whole file tells
-                etype::DIR if c.shares => self.fail(Stop::Load(UNSURE_LINK)),
+                etype::DIR if c.shares && !self.browsing => self.fail(Stop::Load(UNSURE_LINK)),
                 etype::DIR if c.items < top.facts.items => stack.push(open(at, &c)),
                 etype::DIR => self.fail(damaged(format!(
                     "directory item {at:#x} claims {} entries, not fewer than the {} of the \
