@@ -384,6 +384,10 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
         })
     }
 
+    fn entry_name_into(&self, id: ItemId, out: &mut Vec<u8>) {
+        self.read_name(id.item, out);
+    }
+
     fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
         let mut pair = self.compared.borrow_mut();
         let (first, second) = &mut *pair;
@@ -440,14 +444,18 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     }
 
     fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
+        if id != TOTAL && !self.stopped() && self.shown(id).etype == etype::DIR {
+            self.parents.borrow_mut().insert(id.item, id.parent);
+        }
+        self.children_passing(id)
+    }
+
+    fn children_passing(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
         let (dir, marks) = match id {
             _ if self.stopped() => (NONE, Vec::new()),
             TOTAL => (NONE, Vec::new()),
             _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
-            _ => {
-                self.parents.borrow_mut().insert(id.item, id.parent);
-                (id.item, self.list(id.item).1)
-            }
+            _ => (id.item, self.list(id.item).1),
         };
         let root = (id == TOTAL && !self.stopped())
             .then(|| self.roots().next())
