@@ -135,6 +135,9 @@ pub struct LazyTree<S> {
     file: RefCell<BinFile<S>>,
     item: RefCell<Item>,
     facts: RefCell<Vec<(u64, Facts)>>,
+    /// The name of each item in `facts`, beside it: a comparison matches every name of a
+    /// directory it reads, just after listing it (one parse an item, not two).
+    fact_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The directory that lists each directory listed.
     parents: RefCell<FxHashMap<u64, u64>>,
     counts: RefCell<FxHashMap<u64, u64>>,
@@ -176,6 +179,7 @@ impl<S: ReadAt> LazyTree<S> {
             file: RefCell::new(file),
             item: RefCell::new(Item::default()),
             facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
+            fact_names: RefCell::new(vec![(NONE, Vec::new()); FACTS]),
             parents: RefCell::default(),
             counts: RefCell::default(),
             links: RefCell::default(),
@@ -232,6 +236,9 @@ impl<S: ReadAt> LazyTree<S> {
         }
         let f = facts_of(&item);
         self.facts.borrow_mut()[at] = (itemref, f);
+        let named = &mut self.fact_names.borrow_mut()[at];
+        named.0 = itemref;
+        named.1.clone_from(&item.name);
         f
     }
 
@@ -274,6 +281,12 @@ impl<S: ReadAt> LazyTree<S> {
     /// The name stored for `itemref` (a copy).
     fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
         into.clear();
+        if let Some(named) = self.fact_names.borrow().get(slot(itemref, FACTS)) {
+            if named.0 == itemref {
+                into.extend_from_slice(&named.1);
+                return;
+            }
+        }
         let mut item = self.item.borrow_mut();
         match self.file.borrow_mut().item(itemref, &mut item) {
             Ok(()) => into.extend_from_slice(&item.name),
