@@ -13,7 +13,8 @@
 #               import  hogs --import EXPORT -d 1
 #               diff    hogs --diff EXPORT TREE        (the export against a new walk)
 #               i       hogs i TREE                    (in a detached tmux pane)
-#               Obin    hogs -O EXPORT.ncdu TREE       (a scan streamed to a binary export)
+#               Obin    hogs -O EXPORT.ncdu TREE       (the walk streamed to a binary export:
+#                       no tree held, its peak must not grow with the tree)
 #               browse  hogs --import EXPORT.ncdu -d 2 (a binary export read on demand, not
 #                       loaded: made untimed first unless Obin runs; its peak must not grow)
 #               ibrowse hogs i --import EXPORT.ncdu    (the same, browsed; in tmux as `i`)

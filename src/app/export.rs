@@ -2,6 +2,7 @@
 //! of shown. The format itself is [`crate::export`].
 
 use std::io::{self, BufWriter, Write};
+use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, ExportFormat, ExportTarget};
 use crate::error::{fail, ExitStatus};
@@ -10,16 +11,24 @@ use crate::import;
 use crate::render::escape::shown;
 use crate::settle::Totals;
 use crate::tree::{NodeId, Tree};
+use crate::vocab::SizeMode;
 use crate::walk::ScanError;
 
 /// Opens the target, scans and writes. Errors while scanning are reported and recorded in the
 /// export (exit status 1); a target that cannot be written fails before the walk.
 pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
     let err_tty = config.terminals.stderr;
-    let mut out = match super::open_target(&target.file, err_tty) {
-        Ok(w) => BufWriter::with_capacity(64 * 1024, w),
+    let mut sink = match super::open_target(&target.file, err_tty) {
+        Ok(sink) => sink,
         Err(status) => return status,
     };
+    if streams_walk(config, target) {
+        match sink.into_file() {
+            Ok(file) => return walk_streamed(config, target, file),
+            Err(stdout) => sink = stdout,
+        }
+    }
+    let mut out = BufWriter::with_capacity(64 * 1024, sink);
     if let Some(imports) = config.import.as_ref().filter(|i| {
         i.files.len() > 1
             && target.format == ExportFormat::Binary
@@ -137,4 +146,51 @@ fn merge_streamed(
         true,
         err_tty,
     ))
+}
+
+/// Whether `-O` walks straight into the binary export ([`walk_streamed`]). Not with what needs
+/// the whole tree before anything is written (the filters of `-e`/`-v` and the time filters,
+/// `--extents`), nor with `-f` (no sizes: not an export's walk), several paths or stdout.
+fn streams_walk(config: &Config, target: &ExportTarget) -> bool {
+    let walk = &config.walk;
+    config.import.is_none()
+        && target.format == ExportFormat::Binary
+        && config.paths.len() == 1
+        && !config.filters.is_active()
+        && !config.extents
+        && walk.mode != SizeMode::Count
+        && !walk.fold_files
+        && walk.keep_identity
+}
+
+/// `hogs -O x.ncdu PATH`: the walk written into the export as it goes, each directory once
+/// its subtree is done, no tree held (`export::ncdu_bin::WalkWriter`).
+fn walk_streamed(config: &Config, target: &ExportTarget, file: export::FileSink) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
+    let status_of = |written| super::write_status(written, Some(&target.file), true, err_tty);
+    let out = BufWriter::with_capacity(64 * 1024, file);
+    let writer = match ncdu_bin::BinWriter::new(out) {
+        Ok(w) => w,
+        Err(e) => return status_of(Err(e)),
+    };
+    let path = config.paths[0].as_os_str();
+    let sink = ncdu_bin::WalkWriter::new(writer, export::root_name(path), target.extended);
+    let scan = super::scan::walk_streamed(config, &sink);
+    let status = super::scan::report(&scan, config);
+    // the file is replaced only now, complete (see `export::ExportSink`)
+    match sink.finish() {
+        Ok(ncdu_bin::WalkEnd::Written(out)) => {
+            let written = out
+                .into_inner()
+                .map_err(io::IntoInnerError::into_error)
+                .and_then(export::FileSink::finish);
+            status.max(status_of(written))
+        }
+        Ok(ncdu_bin::WalkEnd::NotADirectory) => fail(format!(
+            "cannot export '{}': not a directory (the ncdu format needs one)",
+            shown(path.as_bytes(), err_tty)
+        )),
+        Ok(ncdu_bin::WalkEnd::NoRoot) => status, // the argument could not be read: said above
+        Err(e) => status.max(status_of(Err(e))),
+    }
 }

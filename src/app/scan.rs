@@ -79,12 +79,28 @@ fn import_keep(config: &Config) -> import::Keep {
 
 /// Walks the configured paths, with a progress line on a terminal.
 pub fn walk_paths(config: &Config) -> Scan {
+    walking(config, |counters| {
+        walk::walk_once(&config.paths, &config.walk, counters)
+    })
+}
+
+/// Walks the one configured path into `sink` ([`walk::walk_streamed`]), with a progress line
+/// on a terminal.
+pub fn walk_streamed(config: &Config, sink: &dyn walk::DirSink) -> Scan {
+    walking(config, |counters| match config.paths.first() {
+        Some(path) => walk::walk_streamed(path, &config.walk, counters, sink),
+        None => Scan::with_errors_by_path(Tree::default(), Vec::new()),
+    })
+}
+
+/// Runs `walk` with a progress line on a terminal.
+fn walking(config: &Config, walk: impl FnOnce(&walk::Progress) -> Scan) -> Scan {
     let counters = walk::Progress::default();
     std::thread::scope(|s| {
         let line = config
             .progress
             .then(|| progress::ProgressLine::start(s, &counters, config.walk.mode));
-        let scan = walk::walk_once(&config.paths, &config.walk, &counters);
+        let scan = walk(&counters);
         if let Some(line) = line {
             line.finish();
         }

@@ -206,6 +206,49 @@ impl ExportSink {
     }
 }
 
+/// An [`ExportSink`] that is a file: one the threads of a streamed walk may write through.
+pub enum FileSink {
+    InPlace(File),
+    Staged { temp: StagedFile, target: PathBuf },
+}
+
+impl ExportSink {
+    /// The sink as a [`FileSink`]; stdout (whose lock stays on this thread) is given back.
+    pub fn into_file(self) -> Result<FileSink, ExportSink> {
+        match self {
+            ExportSink::InPlace(file) => Ok(FileSink::InPlace(file)),
+            ExportSink::Staged { temp, target } => Ok(FileSink::Staged { temp, target }),
+            stdout => Err(stdout),
+        }
+    }
+}
+
+impl FileSink {
+    /// See [`ExportSink::finish`].
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            FileSink::InPlace(file) => ExportSink::InPlace(file).finish(),
+            FileSink::Staged { temp, target } => ExportSink::Staged { temp, target }.finish(),
+        }
+    }
+}
+
+impl Write for FileSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            FileSink::InPlace(file) => file.write(buf),
+            FileSink::Staged { temp, .. } => temp.file.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            FileSink::InPlace(file) => file.flush(),
+            FileSink::Staged { temp, .. } => temp.file.flush(),
+        }
+    }
+}
+
 impl Write for ExportSink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {

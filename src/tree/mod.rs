@@ -188,6 +188,12 @@ impl Node {
         self
     }
 
+    /// Its name in `names`, the buffer [`Node::with_local_name`] placed it in.
+    pub fn local_name<'n>(&self, names: &'n [u8]) -> &'n [u8] {
+        let (off, len) = self.name_span();
+        names.get(off..off + len).unwrap_or_default()
+    }
+
     fn name_span(&self) -> (usize, usize) {
         let off = (self.packed & NAME_OFF_MASK) as usize;
         let len = ((self.packed >> NAME_OFF_BITS) & 0xff) as usize;

@@ -5,7 +5,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Arc;
 
 use super::fd_budget::FdPermit;
-use super::{lock, Walker};
+use super::Walker;
 use crate::sys::{self, Errno};
 use crate::tree::NodeId;
 
@@ -81,7 +81,7 @@ impl Walker<'_> {
         match &parent.dir {
             ParentDir::Fd { fd, .. } => f(fd.as_fd()),
             ParentDir::Path(node) => {
-                let path = lock(self.builder()).tree().path(*node);
+                let path = self.path_of(*node);
                 let fd = sys::open_dir_long_path(&path, self.opts.follow_links)?;
                 f(fd.as_fd())
             }

@@ -39,10 +39,13 @@ mod placed;
 mod plan;
 pub mod pool;
 mod roots;
+mod sink;
 mod split;
 mod tasks;
 
 pub use options::{Exclusions, WalkOptions};
+pub use placed::Facts;
+pub use sink::DirSink;
 
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -72,6 +75,9 @@ pub enum ErrorAt {
     Node(NodeId),
     Entry(NodeId, Box<[u8]>),
     Argument(Vec<u8>),
+    /// A whole path, spelled when the error happened: a streamed walk keeps no tree to
+    /// spell it from afterwards.
+    Path(Vec<u8>),
 }
 
 #[derive(Clone, Debug)]
@@ -94,7 +100,7 @@ impl ScanError {
                 p.extend_from_slice(name);
                 p
             }
-            ErrorAt::Argument(a) => a.clone(),
+            ErrorAt::Argument(a) | ErrorAt::Path(a) => a.clone(),
         }
     }
 }
@@ -169,6 +175,8 @@ struct Walker<'a> {
     opts: &'a WalkOptions,
     /// The tree being built (in `live.builder`), and the flag that stops the walk.
     live: &'a LiveScan,
+    /// Where the entries go instead of the tree, in a streamed walk ([`walk_streamed`]).
+    sink: Option<&'a dyn DirSink>,
     progress: &'a Progress,
     threads: Threads<'a>,
     hints: FsHints,
@@ -227,6 +235,24 @@ pub fn walk_live(
     walk_with(paths, opts, progress, live, false)
 }
 
+/// [`walk_once`] of one path whose entries go to `sink` as each directory is listed, not
+/// into a tree: memory for the directories being walked, not for the tree. The [`Scan`]'s
+/// tree is empty, its errors spelled by path. Needs what a tree-less walk can give: sizes
+/// (not `-f`), no file summed into its directory (`fold_files` off), per-entry facts kept.
+pub fn walk_streamed(
+    path: &OsString,
+    opts: &WalkOptions,
+    progress: &Progress,
+    sink: &dyn DirSink,
+) -> Scan {
+    let paths = std::slice::from_ref(path);
+    let live = LiveScan::default();
+    let mut walker = Walker::new(paths, opts, progress, &live, true, Some(sink));
+    let (first_root, roots) = walker.add_roots(paths);
+    walker.walk_roots(first_root, roots);
+    walker.finish()
+}
+
 fn walk_with(
     paths: &[OsString],
     opts: &WalkOptions,
@@ -234,7 +260,7 @@ fn walk_with(
     live: &LiveScan,
     one_shot: bool,
 ) -> Scan {
-    let mut walker = Walker::new(paths, opts, progress, live, one_shot);
+    let mut walker = Walker::new(paths, opts, progress, live, one_shot, None);
     let (first_root, roots) = walker.add_roots(paths);
     walker.walk_roots(first_root, roots);
     walker.finish()
@@ -253,7 +279,56 @@ impl<'a> Walker<'a> {
     /// A directory that was listed in its parent and could not be read, gone since (ENOENT)
     /// included: what it held is left out, so it is named and the run is incomplete, as du.
     fn unreadable(&self, id: NodeId, e: Errno) {
-        lock(self.builder()).update(id, |n| n.set_flag(flags::UNREADABLE));
-        self.error(ErrorAt::Node(id), ErrorKind::ReadDir, e.raw_os_error());
+        let at = match self.sink {
+            Some(sink) => {
+                sink.set_flag(id, flags::UNREADABLE);
+                ErrorAt::Path(sink.path(id))
+            }
+            None => {
+                lock(self.builder()).update(id, |n| n.set_flag(flags::UNREADABLE));
+                ErrorAt::Node(id)
+            }
+        };
+        self.error(at, ErrorKind::ReadDir, e.raw_os_error());
+    }
+
+    /// An entry of directory `dir` that could not be stat'ed.
+    fn entry_failed(&self, dir: NodeId, name: Box<[u8]>, errno: i32) {
+        let at = match self.sink {
+            Some(sink) => {
+                let mut p = sink.path(dir);
+                if p.last() != Some(&b'/') {
+                    p.push(b'/');
+                }
+                p.extend_from_slice(&name);
+                ErrorAt::Path(p)
+            }
+            None => ErrorAt::Entry(dir, name),
+        };
+        self.error(at, ErrorKind::Access, errno);
+    }
+
+    /// The path of directory `id`, as the walk spells it (the root as typed).
+    fn path_of(&self, id: NodeId) -> Vec<u8> {
+        match self.sink {
+            Some(sink) => sink.path(id),
+            None => lock(self.builder()).tree().path(id),
+        }
+    }
+
+    /// Directory `id` is a name of a directory walked under another name (-L): it counts
+    /// nothing. (A tree's are marked when its claims are settled.)
+    fn dir_repeated(&self, id: NodeId) {
+        if let Some(sink) = self.sink {
+            sink.set_flag(id, flags::DUPLICATE);
+        }
+    }
+
+    /// Directory `id`'s task is over (whether it read it or not): a streamed walk closes
+    /// it once its subdirectories are too.
+    fn dir_done(&self, id: NodeId) {
+        if let Some(sink) = self.sink {
+            sink.done(id);
+        }
     }
 }

@@ -64,13 +64,13 @@ pub(super) struct DirClaim {
 }
 
 /// What the tree keeps of an entry beyond its node, when asked.
-#[derive(Copy, Clone, Debug)]
-pub(super) struct Facts {
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Facts {
     /// Owner, mode and times.
-    pub(super) extra: StatExtra,
-    pub(super) identity: LinkKey,
+    pub extra: StatExtra,
+    pub identity: LinkKey,
     /// Link count of a hard-linked file, else 0.
-    pub(super) links: u64,
+    pub links: u64,
 }
 
 /// What placing a directory's entries gives besides their nodes. Node ids are relative to
@@ -96,6 +96,8 @@ pub(super) struct Placed {
     pub(super) failed: Vec<(Box<[u8]>, i32)>,
     /// Per entry placed, when the tree keeps them.
     pub(super) facts: Vec<Facts>,
+    /// A streamed walk's: the sink's id of each entry placed (see `DirSink::listed`).
+    pub(super) ids: Vec<NodeId>,
 }
 
 impl Placed {
@@ -108,6 +110,7 @@ impl Placed {
         self.sub_names.clear();
         self.failed.clear();
         self.facts.clear();
+        self.ids.clear();
         self.folded = Folded::default();
     }
 

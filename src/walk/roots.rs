@@ -13,8 +13,9 @@ use super::fd_budget::FdBudget;
 use super::hints::FsHints;
 use super::job::{DirHandle, DirJob};
 use super::place::{node_for, stat_extra};
+use super::placed::Facts;
 use super::pool::Threads;
-use super::{lock, ErrorAt, ErrorKind, LiveScan, Progress, Scan, WalkOptions, Walker};
+use super::{lock, DirSink, ErrorAt, ErrorKind, LiveScan, Progress, Scan, WalkOptions, Walker};
 use crate::sys::{self, Meta, Times};
 use crate::tree::{EntryKind, NodeId, TreeBuilder};
 use crate::vocab::SizeMode;
@@ -34,8 +35,11 @@ impl<'a> Walker<'a> {
         progress: &'a Progress,
         live: &'a LiveScan,
         one_shot: bool,
+        sink: Option<&'a dyn DirSink>,
     ) -> Walker<'a> {
-        let reserve_ahead = !sys::address_space_limited();
+        // A streamed walk builds no tree: nothing to reserve room for, and (as under
+        // `ulimit -v`) one malloc arena, which its few allocations (a directory's) need no more.
+        let reserve_ahead = sink.is_none() && !sys::address_space_limited();
         if !reserve_ahead {
             sys::one_malloc_arena();
         }
@@ -52,6 +56,7 @@ impl<'a> Walker<'a> {
         Walker {
             opts,
             live,
+            sink,
             progress,
             threads: Threads::new(opts.threads, progress, one_shot),
             // (asked only in -f: a capget the size modes do not need at start-up)
@@ -77,6 +82,9 @@ impl<'a> Walker<'a> {
             self.claims.claim_every_file();
         }
         let mode = self.opts.mode;
+        if let Some(sink) = self.sink {
+            return (self.stream_roots(sink, &roots), roots);
+        }
         let nodes = roots.iter().map(|r| {
             let mut node = node_for(&r.meta, mode);
             if mode == SizeMode::Count {
@@ -101,6 +109,33 @@ impl<'a> Walker<'a> {
             .entries
             .fetch_add(roots.len() as u64, Ordering::Relaxed);
         (first, roots)
+    }
+
+    /// [`Walker::add_roots`] of a streamed walk: the sink's id of the first root (a streamed
+    /// walk has one path).
+    fn stream_roots(&self, sink: &dyn DirSink, roots: &[Root]) -> NodeId {
+        let mut first = 0;
+        for (i, r) in roots.iter().enumerate() {
+            let meta = &r.meta;
+            let links = if meta.nlink > 1 && meta.kind != EntryKind::Dir {
+                meta.nlink
+            } else {
+                0
+            };
+            let facts = Facts {
+                extra: stat_extra(meta, r.times),
+                identity: (meta.dev, meta.ino),
+                links,
+            };
+            let id = sink.root(&r.path, node_for(meta, self.opts.mode), &facts);
+            if i == 0 {
+                first = id;
+            }
+        }
+        self.progress
+            .entries
+            .fetch_add(roots.len() as u64, Ordering::Relaxed);
+        first
     }
 
     /// The arguments that could be stat'ed; an error for each of the others.
@@ -141,12 +176,14 @@ impl<'a> Walker<'a> {
     pub(super) fn walk_roots(&self, first: NodeId, roots: Vec<Root>) {
         for (id, Root { path, meta, .. }) in (first..).zip(roots) {
             if !self.claims.claim_root(id, &meta) || meta.kind != EntryKind::Dir {
+                self.dir_done(id);
                 continue;
             }
             let fd = match sys::open_dir_path(&path, true) {
                 Ok(fd) => fd,
                 Err(e) => {
                     self.unreadable(id, e);
+                    self.dir_done(id);
                     continue;
                 }
             };
@@ -164,6 +201,16 @@ impl<'a> Walker<'a> {
 
     /// The finished tree (its hard links settled) and the errors, by path.
     pub(super) fn finish(self) -> Scan {
+        if self.sink.is_some() {
+            // no tree, so no file claims to settle: the sink counted each inode at once
+            let errors = self
+                .errors
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner);
+            std::mem::forget(self.claims);
+            self.threads.end();
+            return Scan::with_errors_by_path(crate::tree::Tree::default(), errors);
+        }
         let mut held = self.live.keep_tree.then(|| lock(self.builder()));
         let mut tree = match &mut held {
             Some(b) => {

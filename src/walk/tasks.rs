@@ -75,14 +75,15 @@ impl Walker<'_> {
     }
 
     fn scan_dir(&self, job: DirJob, spawn: &mut dyn FnMut(DirJob)) {
-        if self.live.is_cancelled() {
-            return;
+        let node = job.node;
+        if !self.live.is_cancelled() {
+            // Taken, not borrowed: a large directory's parallel stats may run another
+            // directory's task on this thread, which then simply starts with empty buffers.
+            let mut scratch = SCRATCH.take().unwrap_or_default();
+            self.scan_dir_with(job, spawn, &mut scratch);
+            scratch.clear();
+            SCRATCH.set(Some(scratch));
         }
-        // Taken, not borrowed: a large directory's parallel stats may run another directory's
-        // task on this thread, which then simply starts with empty buffers.
-        let mut scratch = SCRATCH.take().unwrap_or_default();
-        self.scan_dir_with(job, spawn, &mut scratch);
-        scratch.clear();
-        SCRATCH.set(Some(scratch));
+        self.dir_done(node);
     }
 }

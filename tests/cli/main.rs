@@ -44,6 +44,7 @@ mod output;
 mod owners;
 mod shapes;
 mod sizes;
+mod streamed_export;
 mod syscalls;
 mod totals;
 mod tui;

@@ -10,11 +10,13 @@
 pub mod format;
 mod stream;
 mod tree;
+mod walked;
 
 use std::io::{self, Write};
 
 pub use stream::StreamWriter;
 pub use tree::{write_tree, write_view};
+pub use walked::{WalkEnd, WalkWriter};
 
 use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
 

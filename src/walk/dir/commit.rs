@@ -9,7 +9,7 @@ use crate::tree::NodeId;
 use crate::walk::entries::{Scratch, StatBatch};
 use crate::walk::placed::{Placed, Subdir};
 use crate::walk::plan::Fold;
-use crate::walk::{lock, lock_briefly_held, ErrorAt, ErrorKind};
+use crate::walk::{lock, lock_briefly_held, DirSink};
 
 /// Directories with more entries than this have the pages of their nodes faulted in by
 /// another thread while they are built (starting the pool for it in -f mode if need be).
@@ -22,6 +22,10 @@ impl DirTask<'_, '_> {
     /// instead (its copy would cost more than other threads' wait). Gives the id of the
     /// first child.
     pub(super) fn commit(&self, scratch: &mut Scratch, batches: &mut [StatBatch]) -> NodeId {
+        if let Some(sink) = self.walker.sink {
+            self.commit_streamed(sink, scratch, batches);
+            return 0;
+        }
         let Scratch {
             listed: here,
             placed,
@@ -91,6 +95,44 @@ impl DirTask<'_, '_> {
         first
     }
 
+    /// [`DirTask::commit`] of a streamed walk: the entries placed, then handed to the sink
+    /// (which gives their ids in `placed.ids`).
+    fn commit_streamed(
+        &self,
+        sink: &dyn DirSink,
+        scratch: &mut Scratch,
+        batches: &mut [StatBatch],
+    ) {
+        let Scratch {
+            listed: here,
+            placed,
+            nodes,
+            node_names,
+        } = scratch;
+        // (no entry is made a node as it is read: that is -f's, which has no sizes to stream)
+        placed.count = nodes.len() as NodeId;
+        self.placer.place(here, placed, |node, name| {
+            nodes.push(node.with_local_name(node_names.len(), name.len()));
+            node_names.extend_from_slice(name);
+        });
+        for batch in batches.iter_mut() {
+            placed.append(&mut batch.placed);
+        }
+        let mut chunks = Vec::with_capacity(1 + batches.len());
+        chunks.push((&nodes[..], &node_names[..]));
+        chunks.extend(batches.iter().map(|b| (&b.nodes[..], &b.node_names[..])));
+        if let Some((meta, times)) = &self.own {
+            self.walker.set_own(self.node, meta, *times, 0);
+        }
+        sink.listed(
+            self.node,
+            &chunks,
+            &placed.facts,
+            &placed.failed,
+            &mut placed.ids,
+        );
+    }
+
     /// A huge directory's nodes are built in the tree on this thread alone: the pages they
     /// go to are faulted in on another one meanwhile, in one call (with one thread, here, in
     /// one call: cheaper than a fault a page).
@@ -118,21 +160,25 @@ impl DirTask<'_, '_> {
             dir_claims,
             file_claims,
             failed,
+            ids,
             ..
         } = placed;
+        // a streamed walk's ids are the sink's, a tree's follow from the first child's
+        let streamed = walker.sink.is_some();
+        let id_of = |local: NodeId| match streamed {
+            true => ids.get(local as usize).copied().unwrap_or(NodeId::MAX),
+            false => first + local,
+        };
         for sd in subdirs.iter_mut() {
-            sd.node += first;
+            sd.node = id_of(sd.node);
         }
         if self.plan.fold == Fold::EveryFile {
             // every claim is of a file summed into this directory
             walker.claims.count_folded(self.node, file_claims);
             file_claims.clear();
         }
-        for c in file_claims.iter_mut() {
-            c.node += first;
-        }
         for c in dir_claims.iter() {
-            let node = first + c.node;
+            let node = id_of(c.node);
             if walker.claims.claim_dir(c.key, node) {
                 let (dev, _) = c.key;
                 subdirs.push(Subdir {
@@ -141,11 +187,20 @@ impl DirTask<'_, '_> {
                     dev,
                     perm: Some(c.perm),
                 });
+            } else {
+                walker.dir_repeated(node);
+                walker.dir_done(node);
             }
         }
-        walker.claims.claim_files(file_claims);
+        // (a sink counts each inode as it writes it: nothing to settle after the walk)
+        if !streamed {
+            for c in file_claims.iter_mut() {
+                c.node += first;
+            }
+            walker.claims.claim_files(file_claims);
+        }
         for (name, errno) in failed.drain(..) {
-            walker.error(ErrorAt::Entry(self.node, name), ErrorKind::Access, errno);
+            walker.entry_failed(self.node, name, errno);
         }
         walker.progress.entries.fetch_add(kept, Ordering::Relaxed);
         walker.progress.bytes.fetch_add(*bytes, Ordering::Relaxed);

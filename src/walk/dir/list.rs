@@ -444,7 +444,9 @@ impl Walker<'_> {
         let mut regions = vec![spare_room(ents), spare_room(names), spare_room(claims)];
         // the tree's arrays are reserved up front (they never move): its room past what it
         // holds now, where this directory's nodes will go unless other directories come first
-        regions.extend(lock(self.builder()).spare_regions(n, name_bytes));
+        if self.sink.is_none() {
+            regions.extend(lock(self.builder()).spare_regions(n, name_bytes));
+        }
         regions.push(self.claims.file_log_room(n));
         pool.spawn(move || {
             for (addr, len) in regions {

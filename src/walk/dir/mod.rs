@@ -15,7 +15,7 @@ use super::dedup::NameClaim;
 use super::entries::{name_at, Scratch};
 use super::job::{DirHandle, DirJob, OpenParent, OpenedDir, ParentDir};
 use super::place::{stat_extra, Placer};
-use super::placed::{Placed, FOLDED_INTO_DIR};
+use super::placed::{Facts, Placed, FOLDED_INTO_DIR};
 use super::plan::{self, DirFacts, DirPlan};
 use super::{lock, Walker};
 use crate::sys::{self, Errno, Meta, Times};
@@ -110,7 +110,7 @@ impl<'a> Walker<'a> {
         };
         let plan = DirPlan::decide(self.opts, self.claims.fold_unstated(), facts);
         let ex = &self.opts.exclusions;
-        let dir_path = (!ex.paths.is_empty()).then(|| lock(self.builder()).tree().path(node));
+        let dir_path = (!ex.paths.is_empty()).then(|| self.path_of(node));
         let placer = Placer {
             mode: self.opts.mode,
             count_mode: plan.counts_only(),
@@ -194,9 +194,7 @@ impl<'a> Walker<'a> {
             }
         };
         if self.opts.one_filesystem && meta.dev != root_dev {
-            let mut b = lock(self.builder());
-            set_own(&mut b, node, &meta, times);
-            b.update(node, |n| n.set_flag(flags::OTHER_FS));
+            self.set_own(node, &meta, times, flags::OTHER_FS);
             return None;
         }
         if !plan::counts_only(self.opts) {
@@ -205,7 +203,8 @@ impl<'a> Walker<'a> {
                 .fetch_add(meta.disk_bytes(), Ordering::Relaxed);
         }
         if !self.claims.first_dir_name((meta.dev, meta.ino), node) {
-            set_own(&mut lock(self.builder()), node, &meta, times);
+            self.set_own(node, &meta, times, 0);
+            self.dir_repeated(node);
             return None;
         }
         Some((meta, times))
@@ -276,7 +275,31 @@ impl<'a> Walker<'a> {
     /// Sizes of a directory that was not stat'ed before it failed to open.
     fn set_own_stat(&self, id: NodeId, stat: Result<(Meta, Times), Errno>) {
         if let Ok((meta, times)) = stat {
-            set_own(&mut lock(self.builder()), id, &meta, times);
+            self.set_own(id, &meta, times, 0);
+        }
+    }
+
+    /// A directory's own sizes and identity from its own stat, and `flag` set on it.
+    fn set_own(&self, id: NodeId, meta: &Meta, times: Times, flag: u8) {
+        match self.sink {
+            Some(sink) => {
+                let facts = Facts {
+                    extra: stat_extra(meta, times),
+                    identity: (meta.dev, meta.ino),
+                    links: 0,
+                };
+                sink.set_own(id, meta.disk_bytes(), meta.size, meta.mtime, &facts);
+                if flag != 0 {
+                    sink.set_flag(id, flag);
+                }
+            }
+            None => {
+                let mut b = lock(self.builder());
+                set_own(&mut b, id, meta, times);
+                if flag != 0 {
+                    b.update(id, |n| n.set_flag(flag));
+                }
+            }
         }
     }
 }
@@ -323,7 +346,7 @@ impl DirTask<'_, '_> {
     /// The directory could not be read: its own size still counts.
     fn fail(&self, e: Errno) {
         if let Some((meta, times)) = &self.own {
-            set_own(&mut lock(self.walker.builder()), self.node, meta, *times);
+            self.walker.set_own(self.node, meta, *times, 0);
         }
         self.walker.unreadable(self.node, e)
     }
@@ -386,6 +409,7 @@ impl DirTask<'_, '_> {
                         walker.set_own_stat(sd.node, walker.stat_at(self.fd.as_fd(), name));
                     }
                     walker.unreadable(sd.node, e);
+                    walker.dir_done(sd.node);
                 }
             }
             return;
