@@ -26,22 +26,27 @@ use crate::{export, import, render};
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
 /// comparison still shown; scans of different directories are refused unless
 /// `--diff-root-any`. `json`: `-j`'s document instead of bars. Two ncdu 2 binary exports
-/// are compared as read on demand when the view allows ([`super::lazy_diff`]).
+/// (or one and a walk) are compared as read on demand when the view allows
+/// ([`super::lazy_diff`]).
 pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
     if let Some(status) = super::lazy_diff::run(config, opts, json) {
         return status;
     }
-    let err_tty = config.terminals.stderr;
-    let sides = match matched(config, opts) {
-        Ok(sides) => sides,
-        Err(status) => return status,
-    };
+    match matched(config, opts) {
+        Ok(sides) => print(config, &sides, json),
+        Err(status) => status,
+    }
+}
+
+/// Prints the comparison of two scans matched, with the status their errors gave.
+pub(super) fn print(config: &Config, sides: &Matched, json: bool) -> ExitStatus {
     let diff = sides.matching.with(&sides.old, &sides.new);
     let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let written = render(&diff, config, json, &mut out).and_then(|()| out.flush());
+    let tty = config.terminals.stderr;
     let status = sides
         .status
-        .max(super::write_status(written, None, json, err_tty));
+        .max(super::write_status(written, None, json, tty));
     // a failed flush leaves bytes behind; don't let drop try (and fail) again
     std::mem::forget(out);
     status
@@ -108,8 +113,22 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
         },
         None => super::scan::walk_paths(config),
     };
+    matched_scans(config, opts, old, new, None)
+}
+
+/// [`matched`] of two scans loaded. `walk`: the new scan is the export a walk of the path
+/// given was streamed into, and this is the walk, whose errors are reported and whose
+/// root is named as the path given.
+pub(super) fn matched_scans(
+    config: &Config,
+    opts: &DiffOptions,
+    old: Scan,
+    new: Scan,
+    walk: Option<&Scan>,
+) -> Result<Matched, ExitStatus> {
+    let err_tty = config.terminals.stderr;
     let mut status = ExitStatus::Success;
-    for scan in [&old, &new] {
+    for scan in [&old, walk.unwrap_or(&new)] {
         if !scan.errors.is_empty() {
             status = ExitStatus::Incomplete;
             let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), err_tty);
@@ -126,7 +145,10 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
     if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
         return Err(fail(msg));
     }
-    let shown_name = new.tree.name(new_root).to_vec();
+    let shown_name = match walk {
+        Some(_) => config.paths[0].as_bytes().to_vec(),
+        None => new.tree.name(new_root).to_vec(),
+    };
     let walked = config.import.is_none();
     // a walk is in the mode when asked to be; an export, when it was saved in it
     let new_extents = if walked {
@@ -293,7 +315,7 @@ pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config, walked
 
 /// What of an export a comparison reads: no identities or link counts, and owners and times
 /// only for the time filters.
-fn keep_for_diff(config: &Config) -> import::Keep {
+pub(super) fn keep_for_diff(config: &Config) -> import::Keep {
     import::Keep {
         identity: false,
         extra: !config.filters.times.is_empty(),

@@ -42,6 +42,8 @@ pub struct Paired<'t, O: TreeView, N: TreeView> {
     old: &'t O,
     new: &'t N,
     root: PairId<O, N>,
+    /// The top's name, when it is not the new tree's root's.
+    top_name: Option<Vec<u8>>,
     mode: SizeMode,
     /// The old counterpart of each new directory whose children were listed, and back.
     old_dirs: RefCell<FxHashMap<N::Id, O::Id>>,
@@ -69,10 +71,20 @@ impl<'t, O: TreeView, N: TreeView> Paired<'t, O, N> {
                 new: new_root,
                 old: old_root,
             },
+            top_name: None,
             mode,
             old_dirs: RefCell::default(),
             new_dirs: RefCell::default(),
             below: RefCell::default(),
+        }
+    }
+
+    /// The comparison with its top named `name` (the path given, where the new tree names
+    /// its root otherwise).
+    pub fn with_top_name(self, name: Vec<u8>) -> Self {
+        Paired {
+            top_name: Some(name),
+            ..self
         }
     }
 
@@ -257,7 +269,10 @@ impl<O: TreeView, N: TreeView> TreeView for Paired<'_, O, N> {
     }
 
     fn name(&self, id: Self::Id) -> &[u8] {
-        self.new.name(id.new)
+        match &self.top_name {
+            Some(name) if id == self.root => name,
+            _ => self.new.name(id.new),
+        }
     }
 
     fn entry_name(&self, id: Self::Id) -> &[u8] {

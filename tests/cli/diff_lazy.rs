@@ -133,8 +133,11 @@ fn change(env: &TestEnv) {
     env.file("t/d/many3", 77777);
 }
 
+/// `t` exported as a binary file, from the scanned tree (`-O -`, not the walk streamed into
+/// a file): the comparisons below are of what is stored, whoever wrote it.
 fn export(env: &TestEnv, file: &str) -> std::path::PathBuf {
-    env.stdout_ok(["-O", file, "t"]);
+    let bytes = env.stdout_ok(["-O", "-", "--export-format", "binary", "t"]);
+    std::fs::write(env.path(file), bytes).expect("write");
     env.path(file)
 }
 
@@ -224,4 +227,95 @@ fn damage_in_either_export_of_a_comparison_is_one_line_naming_it() {
             }
         }
     }
+}
+
+/// hogs comparing export `old` with a walk of `t`, as `how` says; `shut`: as the
+/// unprivileged user, to whom some directories are shut.
+fn walk_as(
+    env: &TestEnv,
+    how: &str,
+    old: &Path,
+    view: &[&str],
+    shut: bool,
+) -> std::process::Output {
+    let mut cmd = match shut {
+        true => unprivileged(&hogs_bin()),
+        false => std::process::Command::new(hogs_bin()),
+    };
+    for var in ["NO_COLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES"] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(env.root())
+        .env("XDG_CONFIG_HOME", env.path("no-such-config-dir"))
+        .env("HOME", env.path("no-such-home"))
+        .env("HOGS_DEBUG_IMPORT", how)
+        .arg("--diff")
+        .arg(old)
+        .args(["t", "-w", "100"])
+        .args(view)
+        .output()
+        .expect("run hogs")
+}
+
+/// `--diff OLD.ncdu PATH` with every view prints what the walk compared with the loaded
+/// export prints; returns how many were compared on demand (the rest: from the walk's
+/// temporary export loaded, PATH walked once).
+fn walk_same_as_loaded(env: &TestEnv, old: &Path, shut: bool) -> usize {
+    let mut lazy = 0;
+    for view in VIEWS {
+        let loaded = walk_as(env, "load", old, view, shut);
+        let read = walk_as(env, "say", old, view, shut);
+        let what = format!("{} t {view:?}", old.display());
+        let said = String::from_utf8_lossy(&read.stderr).into_owned();
+        let (first, rest) = said.split_once('\n').unwrap_or(("", ""));
+        assert!(first.starts_with("hogs: diff: "), "{what}: {said}");
+        lazy += usize::from(first == "hogs: diff: compared on demand");
+        assert_eq!(
+            String::from_utf8_lossy(&read.stdout),
+            String::from_utf8_lossy(&loaded.stdout),
+            "{what}"
+        );
+        assert_eq!(read.stdout, loaded.stdout, "{what}");
+        assert_eq!(rest.as_bytes(), &loaded.stderr[..], "{what}");
+        assert_eq!(read.status.code(), loaded.status.code(), "{what}");
+    }
+    lazy
+}
+
+#[test]
+fn a_binary_export_compared_with_a_walk_streamed_on_demand_prints_what_the_load_prints() {
+    let env = TestEnv::new();
+    old_tree(&env);
+    let old = export(&env, "old.ncdu");
+    let all = VIEWS.len();
+    assert_eq!(
+        walk_same_as_loaded(&env, &old, false),
+        all,
+        "nothing changed"
+    );
+    change(&env);
+    env.symlink("1", "t/a/link");
+    assert_eq!(walk_same_as_loaded(&env, &old, false), all, "all on demand");
+    // the walk's errors, after the export's
+    env.mkdir("t/locked/in")
+        .file("t/locked/in/f", 10)
+        .chmod("t/locked", 0o300);
+    assert_eq!(walk_same_as_loaded(&env, &old, true), all, "all on demand");
+    // hard links whose name that counts only the whole file tells: the temporary export
+    // loaded, not PATH walked again
+    env.hardlink("t/a/1", "t/d/link1");
+    env.hardlink("t/a/1", "t/0link");
+    walk_same_as_loaded(&env, &old, false);
+    // nothing left in $TMPDIR
+    let tmp = env.path("tmp");
+    env.mkdir("tmp");
+    let out = env
+        .hogs()
+        .env("TMPDIR", &tmp)
+        .args(["--diff", "old.ncdu", "t"])
+        .output()
+        .expect("run hogs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).expect("tmp").collect();
+    assert!(left.is_empty(), "{left:?}");
 }
