@@ -25,13 +25,10 @@ use crate::{export, import, render};
 
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
 /// comparison still shown; scans of different directories are refused unless
-/// `--diff-root-any`. `json`: `-j`'s document instead of bars. Two ncdu 2 binary exports
-/// (or one and a walk) are compared as read on demand when the view allows
-/// ([`super::lazy_diff`]).
+/// `--diff-root-any`. `json`: `-j`'s document instead of bars. (Two ncdu 2 binary exports,
+/// or one and a walk, are compared as read on demand instead when the view allows:
+/// [`super::lazy_diff`], which the run tries first.)
 pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
-    if let Some(status) = super::lazy_diff::run(config, opts, json) {
-        return status;
-    }
     match matched(config, opts) {
         Ok(sides) => print(config, &sides, json),
         Err(status) => status,

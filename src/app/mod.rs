@@ -8,7 +8,7 @@ pub mod diff;
 pub mod export;
 pub mod html;
 mod lazy;
-mod lazy_diff;
+pub mod lazy_diff;
 pub mod print;
 mod rows;
 pub mod scan;
