@@ -97,7 +97,9 @@ fn run() -> i32 {
     let status = match &config.mode {
         Mode::Print(view) => app::print::run(&config, *view),
         Mode::Export(target) => app::export::run(&config, target),
-        Mode::Diff { diff, json } => app::diff::run(&config, diff, *json),
+        // on demand where both sides allow, else loaded
+        Mode::Diff { diff, json } => app::lazy_diff::run(&config, diff, *json)
+            .unwrap_or_else(|| app::diff::run(&config, diff, *json)),
         Mode::Interactive(ia) => hogs::tui::run(&config, ia),
         Mode::Html(html) => app::html::run(&config, html),
     };

@@ -13,28 +13,49 @@ use std::path::Path;
 
 use crate::config::{Config, DiffOptions};
 use crate::diff::select::{select_diff_rows, DiffSelection};
-use crate::diff::Matching;
+use crate::diff::{Diff, Matching, Pairs};
 use crate::error::{fail, report_scan_errors, ExitStatus};
 use crate::render::color::Palette;
 use crate::render::diff::DiffBarsView;
 use crate::render::escape::shown;
 use crate::settle::Totals;
-use crate::tree::Tree;
+use crate::tree::{Tree, TreeView};
 use crate::walk::Scan;
 use crate::{export, import, render};
 
 /// Runs the comparison view. Errors in either scan are reported (exit status 1) and the
 /// comparison still shown; scans of different directories are refused unless
-/// `--diff-root-any`. `json`: `-j`'s document instead of bars.
+/// `--diff-root-any`. `json`: `-j`'s document instead of bars. (Two ncdu 2 binary exports,
+/// or one and a walk, are compared as read on demand instead when the view allows:
+/// [`super::lazy_diff`], which the run tries first.)
 pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
-    let err_tty = config.terminals.stderr;
-    let sides = match matched(config, opts) {
-        Ok(sides) => sides,
-        Err(status) => return status,
-    };
-    let mut status = sides.status;
-    let diff = sides.matching.with(&sides.old, &sides.new);
+    match matched(config, opts) {
+        Ok(sides) => print(config, &sides, json),
+        Err(status) => status,
+    }
+}
 
+/// Prints the comparison of two scans matched, with the status their errors gave.
+pub(super) fn print(config: &Config, sides: &Matched, json: bool) -> ExitStatus {
+    let diff = sides.matching.with(&sides.old, &sides.new);
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let written = render(&diff, config, json, &mut out).and_then(|()| out.flush());
+    let tty = config.terminals.stderr;
+    let status = sides
+        .status
+        .max(super::write_status(written, None, json, tty));
+    // a failed flush leaves bytes behind; don't let drop try (and fail) again
+    std::mem::forget(out);
+    status
+}
+
+/// Writes the comparison's view: bars, or `-j`'s document when `json`.
+pub(super) fn render<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    diff: &Diff<'_, O, N, M>,
+    config: &Config,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let view = &config.view;
     let sel = DiffSelection {
         // the root's row and -n rows below it, as in the tree of bars
@@ -44,23 +65,16 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> ExitStatus {
         only_dirs: view.only_dirs,
         hide_empty: config.filters.hides_empty_dirs(),
     };
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let written = if json {
-        render::diff_json::render_diff_json(&diff, &sel, &mut out)
-    } else {
-        let palette = view.color.then(Palette::from_env);
-        let rows = select_diff_rows(&diff, &sel);
-        DiffBarsView {
-            opts: view,
-            palette: palette.as_ref(),
-        }
-        .render(&diff, &rows, &mut out)
-    };
-    let written = written.and_then(|()| out.flush());
-    status = status.max(super::write_status(written, None, json, err_tty));
-    // a failed flush leaves bytes behind; don't let drop try (and fail) again
-    std::mem::forget(out);
-    status
+    if json {
+        return render::diff_json::render_diff_json(diff, &sel, out);
+    }
+    let palette = view.color.then(Palette::from_env);
+    let rows = select_diff_rows(diff, &sel);
+    DiffBarsView {
+        opts: view,
+        palette: palette.as_ref(),
+    }
+    .render(diff, &rows, out)
 }
 
 /// Both scans of a comparison, loaded, checked and matched.
@@ -96,8 +110,22 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
         },
         None => super::scan::walk_paths(config),
     };
+    matched_scans(config, opts, old, new, None)
+}
+
+/// [`matched`] of two scans loaded. `walk`: the new scan is the export a walk of the path
+/// given was streamed into, and this is the walk, whose errors are reported and whose
+/// root is named as the path given.
+pub(super) fn matched_scans(
+    config: &Config,
+    opts: &DiffOptions,
+    old: Scan,
+    new: Scan,
+    walk: Option<&Scan>,
+) -> Result<Matched, ExitStatus> {
+    let err_tty = config.terminals.stderr;
     let mut status = ExitStatus::Success;
-    for scan in [&old, &new] {
+    for scan in [&old, walk.unwrap_or(&new)] {
         if !scan.errors.is_empty() {
             status = ExitStatus::Incomplete;
             let _ = report_scan_errors(&scan.errors, &scan.tree, &mut io::stderr().lock(), err_tty);
@@ -114,7 +142,10 @@ pub fn matched(config: &Config, opts: &DiffOptions) -> Result<Matched, ExitStatu
     if let Err(msg) = check_roots(opts, &old.tree, &new_name, err_tty) {
         return Err(fail(msg));
     }
-    let shown_name = new.tree.name(new_root).to_vec();
+    let shown_name = match walk {
+        Some(_) => config.paths[0].as_bytes().to_vec(),
+        None => new.tree.name(new_root).to_vec(),
+    };
     let walked = config.import.is_none();
     // a walk is in the mode when asked to be; an export, when it was saved in it
     let new_extents = if walked {
@@ -205,17 +236,28 @@ pub(crate) fn check_roots(
     new_name: &[u8],
     err_tty: bool,
 ) -> Result<(), String> {
-    let Some(old_root) = old.roots().next() else {
+    let old_name = old.roots().next().map(|root| old.name(root));
+    check_root_names(opts, old_name, new_name, err_tty)
+}
+
+/// [`check_roots`] of the old scan's root name (`None`: it has no root).
+pub(super) fn check_root_names(
+    opts: &DiffOptions,
+    old_name: Option<&[u8]>,
+    new_name: &[u8],
+    err_tty: bool,
+) -> Result<(), String> {
+    let Some(old_name) = old_name else {
         return Ok(());
     };
-    if opts.root_any || same_directory(old.name(old_root), new_name) {
+    if opts.root_any || same_directory(old_name, new_name) {
         return Ok(());
     }
     let show = |b: &[u8]| shown(b, err_tty);
     Err(format!(
         "cannot compare: '{}' is a scan of '{}', not of '{}' (--diff-root-any compares them anyway)",
         show(opts.old.as_bytes()),
-        show(old.name(old_root)),
+        show(old_name),
         show(new_name),
     ))
 }
@@ -270,7 +312,7 @@ pub(crate) fn prepare(mut tree: Tree, shown_name: &[u8], config: &Config, walked
 
 /// What of an export a comparison reads: no identities or link counts, and owners and times
 /// only for the time filters.
-fn keep_for_diff(config: &Config) -> import::Keep {
+pub(super) fn keep_for_diff(config: &Config) -> import::Keep {
     import::Keep {
         identity: false,
         extra: !config.filters.times.is_empty(),

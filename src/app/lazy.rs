@@ -102,10 +102,19 @@ fn binary_export(config: &Config) -> Option<File> {
     ) && !config.filters.is_active()
         && !config.extents;
     let [file] = &files[..] else { return None };
-    if !plain || file.as_bytes() == b"-" {
+    match plain {
+        true => binary_file(file),
+        false => None,
+    }
+}
+
+/// `path` opened when it is an ncdu 2 binary export in a regular file (stdin is not: it
+/// cannot be read twice).
+pub(super) fn binary_file(path: &OsStr) -> Option<File> {
+    if path.as_bytes() == b"-" {
         return None;
     }
-    let file = File::open(file).ok()?;
+    let file = File::open(path).ok()?;
     let mut head = [0u8; 8];
     let regular = file.metadata().is_ok_and(|m| m.is_file());
     (regular && ReadAt::read_exact_at(&file, &mut head, 0).is_ok() && is_binary(&head))

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod export;
 pub mod html;
 pub mod lazy;
+pub mod lazy_diff;
 pub mod print;
 mod rows;
 pub mod scan;

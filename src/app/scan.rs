@@ -93,6 +93,19 @@ pub fn walk_streamed(config: &Config, sink: &dyn walk::DirSink) -> Scan {
     })
 }
 
+/// [`walk_streamed`] with walk options of its own (a comparison's walk written as an
+/// export's is).
+pub fn walk_streamed_as(
+    config: &Config,
+    opts: &walk::WalkOptions,
+    sink: &dyn walk::DirSink,
+) -> Scan {
+    walking(config, |counters| match config.paths.first() {
+        Some(path) => walk::walk_streamed(path, opts, counters, sink),
+        None => Scan::with_errors_by_path(Tree::default(), Vec::new()),
+    })
+}
+
 /// Runs `walk` with a progress line on a terminal.
 fn walking(config: &Config, walk: impl FnOnce(&walk::Progress) -> Scan) -> Scan {
     let counters = walk::Progress::default();

@@ -22,11 +22,14 @@
 //! and the interactive view's column [`crate::tui::diff`].
 
 mod matching;
+pub mod on_demand;
+mod pairs;
 pub mod select;
 
 pub use matching::Matching;
+pub use pairs::Pairs;
 
-use crate::tree::{flags, EntryId, EntryKind, IdMap, IdSet, Node, NodeId, Tree, TreeView};
+use crate::tree::{flags, EntryId, EntryKind, Node, NodeId, Tree, TreeView};
 use crate::vocab::SizeMode;
 
 /// One entry of the comparison, by its id in the new tree (`N`) or the old one (`O`).
@@ -100,21 +103,39 @@ impl<O: EntryId, N: EntryId> Matching<O, N> {
     }
 }
 
-/// A [`Matching`] with its two trees: everything the views ask about an entry.
+/// The two trees of a comparison and what pairs their entries (`M`: a [`Matching`] made
+/// ahead, or pairs matched as a view asks, [`on_demand`]): everything the views ask about
+/// an entry.
 #[derive(Debug)]
-pub struct Diff<'a, O: TreeView = Tree, N: TreeView = Tree> {
+pub struct Diff<
+    'a,
+    O: TreeView = Tree,
+    N: TreeView = Tree,
+    M = Matching<<O as TreeView>::Id, <N as TreeView>::Id>,
+> {
     pub old: &'a O,
     pub new: &'a N,
-    matching: &'a Matching<O::Id, N::Id>,
+    matching: &'a M,
 }
 
-impl<O: TreeView, N: TreeView> Clone for Diff<'_, O, N> {
+impl<O: TreeView, N: TreeView, M> Clone for Diff<'_, O, N, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<O: TreeView, N: TreeView> Copy for Diff<'_, O, N> {}
+impl<O: TreeView, N: TreeView, M> Copy for Diff<'_, O, N, M> {}
+
+impl<'a, O: TreeView, N: TreeView, M: Pairs<O, N>> Diff<'a, O, N, M> {
+    /// A comparison whose pairs `pairs` gives.
+    pub fn of(old: &'a O, new: &'a N, pairs: &'a M) -> Self {
+        Diff {
+            old,
+            new,
+            matching: pairs,
+        }
+    }
+}
 
 impl<'a> Diff<'a> {
     /// The entry in the old scan, if it was there.
@@ -131,18 +152,20 @@ impl<'a> Diff<'a> {
     }
 }
 
-impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
+impl<'a, O: TreeView, N: TreeView, M: Pairs<O, N>> Diff<'a, O, N, M> {
     /// The compared root (an entry of the new tree).
     pub fn top(&self) -> EntryOf<O, N> {
-        Entry::New(self.matching.new_root)
+        Entry::New(self.matching.new_root())
     }
 
     pub fn status(&self, e: EntryOf<O, N>) -> Status {
         match e {
             Entry::Old(_) => Status::Removed,
-            Entry::New(n) if self.matching.old_of.get(n) == O::Id::NONE => Status::Added,
-            Entry::New(n) if self.matching.changed.contains(n) => Status::Changed,
-            Entry::New(_) => Status::Same,
+            Entry::New(n) => match self.matching.old_of(n) {
+                None => Status::Added,
+                Some(_) if self.matching.changed(self.old, self.new, n) => Status::Changed,
+                Some(_) => Status::Same,
+            },
         }
     }
 
@@ -150,13 +173,13 @@ impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
     fn old_id(&self, e: EntryOf<O, N>) -> Option<O::Id> {
         match e {
             Entry::Old(o) => Some(o),
-            Entry::New(n) => Some(self.matching.old_of.get(n)).filter(|&o| o != O::Id::NONE),
+            Entry::New(n) => self.matching.old_of(n),
         }
     }
 
     /// What sizes mean here: the mode the scans were compared in.
     pub fn mode(&self) -> SizeMode {
-        self.matching.mode
+        self.matching.mode()
     }
 
     /// Size before (0 when it was not there: [`Diff::status`] says which).
@@ -185,6 +208,28 @@ impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
         }
     }
 
+    /// How the names of two entries below the top compare, without keeping them (a
+    /// file-backed tree reads names it compares and drops them).
+    pub fn cmp_names(&self, a: EntryOf<O, N>, b: EntryOf<O, N>) -> std::cmp::Ordering {
+        match (a, b) {
+            (Entry::New(x), Entry::New(y)) => self.new.cmp_entry_names(x, y),
+            (Entry::Old(x), Entry::Old(y)) => self.old.cmp_entry_names(x, y),
+            _ => {
+                let (mut x, mut y) = (Vec::new(), Vec::new());
+                self.entry_name_into(a, &mut x);
+                self.entry_name_into(b, &mut y);
+                x.cmp(&y)
+            }
+        }
+    }
+
+    fn entry_name_into(&self, e: EntryOf<O, N>, out: &mut Vec<u8>) {
+        match e {
+            Entry::New(n) => self.new.entry_name_into(n, out),
+            Entry::Old(o) => self.old.entry_name_into(o, out),
+        }
+    }
+
     pub fn kind(&self, e: EntryOf<O, N>) -> EntryKind {
         match e {
             Entry::New(n) => self.new.kind(n),
@@ -199,13 +244,13 @@ impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
     /// The entry's directory in the comparison; `None` for the top.
     pub fn parent(&self, e: EntryOf<O, N>) -> Option<EntryOf<O, N>> {
         match e {
-            Entry::New(n) if n == self.matching.new_root => None,
+            Entry::New(n) if n == self.matching.new_root() => None,
             Entry::New(n) => Some(Entry::New(self.new.parent(n))),
             Entry::Old(o) => {
                 let p = self.old.parent(o);
-                Some(match self.matching.new_of.get(p) {
-                    n if n == N::Id::NONE => Entry::Old(p),
-                    n => Entry::New(n),
+                Some(match self.matching.new_of(self.new, p) {
+                    None => Entry::Old(p),
+                    Some(n) => Entry::New(n),
                 })
             }
         }
@@ -219,20 +264,9 @@ impl<'a, O: TreeView, N: TreeView> Diff<'a, O, N> {
 
     /// Appends the entry's children: what is there now, then what was removed.
     pub fn children_into(&self, e: EntryOf<O, N>, out: &mut Vec<EntryOf<O, N>>) {
-        let m = self.matching;
         let (old, new) = (self.old, self.new);
         match e {
-            Entry::New(n) => {
-                out.extend(new.children(n).filter(|&c| live(new, c)).map(Entry::New));
-                let o = m.old_of.get(n);
-                if o != O::Id::NONE && !unread(new, n) {
-                    out.extend(
-                        old.children(o)
-                            .filter(|&c| live(old, c) && m.new_of.get(c) == N::Id::NONE)
-                            .map(Entry::Old),
-                    );
-                }
-            }
+            Entry::New(n) => self.matching.children_into(old, new, n, out),
             Entry::Old(o) => out.extend(old.children(o).filter(|&c| live(old, c)).map(Entry::Old)),
         }
     }

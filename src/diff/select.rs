@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use super::{Diff, Entry, EntryOf, Status};
+use super::{Diff, Entry, EntryOf, Pairs, Status};
 use crate::tree::{best_first, Ranking, Row, TreeView};
 
 /// What decides whether an entry of a comparison may be shown.
@@ -28,9 +28,9 @@ pub type DiffRow<E = Entry> = Row<E>;
 
 impl DiffSelection {
     /// Unchanged entries are never shown (the top always is, by the callers).
-    pub fn is_visible<O: TreeView, N: TreeView>(
+    pub fn is_visible<O: TreeView, N: TreeView, M: Pairs<O, N>>(
         &self,
-        d: &Diff<'_, O, N>,
+        d: &Diff<'_, O, N, M>,
         e: EntryOf<O, N>,
     ) -> bool {
         if d.status(e) == Status::Same || self.only_dirs && !d.is_dir(e) {
@@ -44,9 +44,9 @@ impl DiffSelection {
     }
 
     /// Display order: bigger change first, ties by path.
-    pub fn order<O: TreeView, N: TreeView>(
+    pub fn order<O: TreeView, N: TreeView, M: Pairs<O, N>>(
         &self,
-        d: &Diff<'_, O, N>,
+        d: &Diff<'_, O, N, M>,
         a: EntryOf<O, N>,
         b: EntryOf<O, N>,
     ) -> Ordering {
@@ -55,20 +55,19 @@ impl DiffSelection {
 }
 
 /// Siblings by name, then removed before added (a file replaced by a directory has both).
-fn sibling_order<O: TreeView, N: TreeView>(
-    d: &Diff<'_, O, N>,
+fn sibling_order<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    d: &Diff<'_, O, N, M>,
     a: EntryOf<O, N>,
     b: EntryOf<O, N>,
 ) -> Ordering {
-    d.name(a)
-        .cmp(d.name(b))
+    d.cmp_names(a, b)
         .then_with(|| (d.status(b) == Status::Removed).cmp(&(d.status(a) == Status::Removed)))
 }
 
 /// Depth-first order by name: an ancestor before its descendants, then by the names of the
 /// first ancestors that differ. O(depth), and cheap for siblings (the common tie).
-pub fn path_order<O: TreeView, N: TreeView>(
-    d: &Diff<'_, O, N>,
+pub fn path_order<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    d: &Diff<'_, O, N, M>,
     a: EntryOf<O, N>,
     b: EntryOf<O, N>,
 ) -> Ordering {
@@ -96,12 +95,12 @@ pub fn path_order<O: TreeView, N: TreeView>(
 }
 
 /// The entries of a comparison ranked by the size of their change, ties by path.
-struct Changes<'d, 'a, 's, O: TreeView, N: TreeView> {
-    diff: &'d Diff<'a, O, N>,
+struct Changes<'d, 'a, 's, O: TreeView, N: TreeView, M> {
+    diff: &'d Diff<'a, O, N, M>,
     sel: &'s DiffSelection,
 }
 
-impl<O: TreeView, N: TreeView> Ranking for Changes<'_, '_, '_, O, N> {
+impl<O: TreeView, N: TreeView, M: Pairs<O, N>> Ranking for Changes<'_, '_, '_, O, N, M> {
     type Item = EntryOf<O, N>;
 
     fn rank(&self, e: Self::Item) -> u128 {
@@ -128,8 +127,8 @@ impl<O: TreeView, N: TreeView> Ranking for Changes<'_, '_, '_, O, N> {
 }
 
 /// Chooses the rows below the top of the comparison (shown whatever its change).
-pub fn select_diff_rows<O: TreeView, N: TreeView>(
-    d: &Diff<'_, O, N>,
+pub fn select_diff_rows<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    d: &Diff<'_, O, N, M>,
     sel: &DiffSelection,
 ) -> Vec<DiffRow<EntryOf<O, N>>> {
     let changes = Changes { diff: d, sel };

@@ -103,14 +103,23 @@ fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 
 /// `head` and the rest of `input` in a new temporary file, already unlinked.
 fn spool(head: &[u8], input: &mut File) -> io::Result<File> {
+    let mut temp = unlinked_temp("import")?;
+    io::Write::write_all(&mut temp, head)?;
+    io::copy(input, &mut temp)?;
+    Ok(temp)
+}
+
+/// A new empty file in `$TMPDIR` (else `/tmp`), open to read and write and already unlinked:
+/// nothing is left behind however the run ends. `what` names it while it has a name.
+pub fn unlinked_temp(what: &str) -> io::Result<File> {
     let dir = std::env::var_os("TMPDIR")
         .map(PathBuf::from)
         .filter(|d| d.is_dir())
         .unwrap_or_else(|| PathBuf::from("/tmp"));
     let mut attempt = 0;
-    let (mut temp, path) = loop {
+    let (temp, path) = loop {
         let path = dir.join(format!(
-            ".hogs-import-{}-{attempt}.ncdu",
+            ".hogs-{what}-{}-{attempt}.ncdu",
             std::process::id()
         ));
         match File::options()
@@ -125,8 +134,6 @@ fn spool(head: &[u8], input: &mut File) -> io::Result<File> {
         }
     };
     let _ = std::fs::remove_file(&path);
-    io::Write::write_all(&mut temp, head)?;
-    io::copy(input, &mut temp)?;
     Ok(temp)
 }
 

@@ -18,6 +18,7 @@ use std::fs::File;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
+pub use formats::unlinked_temp;
 pub use json::Pos;
 pub use ncdu::{time_needed, Keep};
 
@@ -41,6 +42,11 @@ pub fn import_file(file: &OsStr, to_terminal: bool, keep: Keep) -> Result<Scan, 
             shown(file.as_bytes(), to_terminal)
         )
     })
+}
+
+/// Loads an export already open (a temporary file with no name), keeping what `keep` says.
+pub fn import_open(file: File, keep: Keep) -> Result<Scan, ImportError> {
+    formats::read_any(file, keep).map(|i| i.scan)
 }
 
 /// Loads `--import FILE…`: one export as [`import_file`] does, or several merged into one

@@ -14,7 +14,7 @@ use super::bars::tree_prefix;
 use super::color::{Palette, RESET};
 use super::escape::{escape, truncate, Escaped};
 use crate::diff::select::DiffRow;
-use crate::diff::{Diff, EntryOf, Status};
+use crate::diff::{Diff, EntryOf, Pairs, Status};
 use crate::render::ViewOptions;
 use crate::tree::TreeView;
 use crate::units::format_size;
@@ -62,9 +62,9 @@ pub struct DiffBarsView<'a> {
 
 impl DiffBarsView<'_> {
     /// Writes `rows` (in layout order, parents first).
-    pub fn render<O: TreeView, N: TreeView>(
+    pub fn render<O: TreeView, N: TreeView, M: Pairs<O, N>>(
         &self,
-        d: &Diff<'_, O, N>,
+        d: &Diff<'_, O, N, M>,
         rows: &[DiffRow<EntryOf<O, N>>],
         out: &mut dyn Write,
     ) -> io::Result<()> {
@@ -158,9 +158,9 @@ impl DiffBarsView<'_> {
     }
 
     /// One row, its tree guides drawn from `guides` (one per ancestor: a line goes on).
-    fn line<O: TreeView, N: TreeView>(
+    fn line<O: TreeView, N: TreeView, M: Pairs<O, N>>(
         &self,
-        d: &Diff<'_, O, N>,
+        d: &Diff<'_, O, N, M>,
         l: &Line<'_, EntryOf<O, N>>,
         lay: &Layout,
         guides: &[bool],

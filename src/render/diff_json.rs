@@ -13,12 +13,12 @@ use std::io::{self, Write};
 
 use super::json::write_name;
 use crate::diff::select::DiffSelection;
-use crate::diff::{Diff, EntryOf};
+use crate::diff::{Diff, EntryOf, Pairs};
 use crate::tree::TreeView;
 
-fn write_node<O: TreeView, N: TreeView>(
+fn write_node<O: TreeView, N: TreeView, M: Pairs<O, N>>(
     out: &mut dyn Write,
-    d: &Diff<'_, O, N>,
+    d: &Diff<'_, O, N, M>,
     e: EntryOf<O, N>,
 ) -> io::Result<()> {
     out.write_all(b"{")?;
@@ -36,8 +36,8 @@ fn write_node<O: TreeView, N: TreeView>(
 
 /// Writes the top of the comparison and every visible entry down to the selection's depth
 /// (`max_rows` does not apply: a document has no screen to fill).
-pub fn render_diff_json<O: TreeView, N: TreeView>(
-    d: &Diff<'_, O, N>,
+pub fn render_diff_json<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    d: &Diff<'_, O, N, M>,
     sel: &DiffSelection,
     out: &mut dyn Write,
 ) -> io::Result<()> {

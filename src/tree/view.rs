@@ -45,6 +45,14 @@ pub trait TreeView {
         self.entry_name(a).cmp(self.entry_name(b))
     }
 
+    /// [`TreeView::entry_name`] copied into `out` (cleared first): a tree that reads names
+    /// from a file reads it without keeping it (a comparison matches every name of a
+    /// directory it opens, and shows few).
+    fn entry_name_into(&self, id: Self::Id, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend_from_slice(self.entry_name(id));
+    }
+
     fn kind(&self, id: Self::Id) -> EntryKind;
 
     /// The entry's [`flags`].
@@ -147,6 +155,13 @@ pub trait TreeView {
 
     /// The entries the directory lists, in the order they were stored.
     fn children(&self, id: Self::Id) -> impl Iterator<Item = Self::Id> + '_;
+
+    /// [`TreeView::children`] of a directory whose children will not be asked their parent:
+    /// a tree that remembers each directory listed so that it can answer that (a file-backed
+    /// tree) need not remember this one (a pass over a whole subtree keeps nothing).
+    fn children_passing(&self, id: Self::Id) -> impl Iterator<Item = Self::Id> + '_ {
+        self.children(id)
+    }
 
     fn is_root(&self, id: Self::Id) -> bool {
         id != self.total() && self.parent(id) == self.total()

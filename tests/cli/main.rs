@@ -21,6 +21,7 @@ mod adversarial;
 mod cold;
 mod config_file;
 mod diff;
+mod diff_lazy;
 mod dust_flags;
 mod dust_parity;
 mod errors;

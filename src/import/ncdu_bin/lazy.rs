@@ -138,6 +138,9 @@ pub struct LazyTree<S> {
     file: RefCell<BinFile<S>>,
     item: RefCell<Item>,
     facts: RefCell<Vec<(u64, Facts)>>,
+    /// The name of each item in `facts`, beside it: a comparison matches every name of a
+    /// directory it reads, just after listing it (one parse an item, not two).
+    fact_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The directory that lists each directory listed.
     parents: RefCell<FxHashMap<u64, u64>>,
     counts: RefCell<FxHashMap<u64, u64>>,
@@ -198,6 +201,7 @@ impl<S: ReadAt> LazyTree<S> {
             file: RefCell::new(file),
             item: RefCell::new(Item::default()),
             facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
+            fact_names: RefCell::new(vec![(NONE, Vec::new()); FACTS]),
             parents: RefCell::default(),
             counts: RefCell::default(),
             links: RefCell::default(),
@@ -300,6 +304,9 @@ impl<S: ReadAt> LazyTree<S> {
         }
         let f = facts_of(&item);
         self.facts.borrow_mut()[at] = (itemref, f);
+        let named = &mut self.fact_names.borrow_mut()[at];
+        named.0 = itemref;
+        named.1.clone_from(&item.name);
         f
     }
 
@@ -342,6 +349,12 @@ impl<S: ReadAt> LazyTree<S> {
     /// The name stored for `itemref` (a copy).
     fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
         into.clear();
+        if let Some(named) = self.fact_names.borrow().get(slot(itemref, FACTS)) {
+            if named.0 == itemref {
+                into.extend_from_slice(&named.1);
+                return;
+            }
+        }
         let mut item = self.item.borrow_mut();
         match self.file.borrow_mut().item(itemref, &mut item) {
             Ok(()) => into.extend_from_slice(&item.name),
@@ -455,6 +468,10 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
         })
     }
 
+    fn entry_name_into(&self, id: ItemId, out: &mut Vec<u8>) {
+        self.read_name(id.item, out);
+    }
+
     fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
         let mut pair = self.compared.borrow_mut();
         let (first, second) = &mut *pair;
@@ -514,14 +531,18 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     }
 
     fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
+        if id != TOTAL && !self.stopped() && self.shown(id).etype == etype::DIR {
+            self.parents.borrow_mut().insert(id.item, id.parent);
+        }
+        self.children_passing(id)
+    }
+
+    fn children_passing(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
         let (dir, marks) = match id {
             _ if self.stopped() => (NONE, Vec::new()),
             TOTAL => (NONE, Vec::new()),
             _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
-            _ => {
-                self.parents.borrow_mut().insert(id.item, id.parent);
-                (id.item, self.list(id.item).1)
-            }
+            _ => (id.item, self.list(id.item).1),
         };
         let root = (id == TOTAL && !self.stopped())
             .then(|| self.roots().next())
