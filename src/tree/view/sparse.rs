@@ -1,8 +1,8 @@
 //! Test-only trees for the views: the in-memory tree seen through sparse ids, and a tree
 //! whose sizes tie.
 
-use crate::tree::{EntryKind, LinkKey, NodeId, Sharing, StatExtra, Tree, TOTAL};
 use super::TreeView;
+use crate::tree::{EntryKind, LinkKey, NodeId, Sharing, StatExtra, Tree, TOTAL};
 use crate::vocab::SizeMode;
 
 /// The in-memory tree seen through ids that are neither dense nor a range of children (as a
