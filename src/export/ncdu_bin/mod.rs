@@ -43,18 +43,34 @@ fn block_size(num: u32) -> usize {
 /// Writes an export: the signature at once, each data block as it fills, the index at
 /// [`BinWriter::finish`].
 pub struct BinWriter<W: Write> {
-    out: W,
-    /// The block being filled.
+    fill: Filler,
+    out: Output<W>,
+    zstd: zstd::bulk::Compressor<'static>,
+}
+
+/// The block being filled with items.
+struct Filler {
     buf: Vec<u8>,
     /// Its number.
     num: u32,
+    /// A fixed block size (tests), instead of [`block_size`].
+    fixed: Option<usize>,
+}
+
+/// A block filled, not yet compressed.
+struct Block {
+    num: u32,
+    data: Vec<u8>,
+}
+
+/// The file: blocks are written in whatever order they are compressed (the index says where
+/// each one is), which lets a streamed walk compress outside its lock.
+struct Output<W: Write> {
+    out: W,
     /// `offset << 24 | length` of every block written, by number.
     index: Vec<u64>,
     /// Bytes written so far.
     written: u64,
-    /// A fixed block size (tests), instead of [`block_size`].
-    fixed: Option<usize>,
-    zstd: zstd::bulk::Compressor<'static>,
 }
 
 impl<W: Write> BinWriter<W> {
@@ -66,26 +82,55 @@ impl<W: Write> BinWriter<W> {
     pub fn with_block_size(mut out: W, size: Option<usize>) -> io::Result<Self> {
         out.write_all(MAGIC)?;
         Ok(BinWriter {
-            out,
-            buf: Vec::new(),
-            num: 0,
-            index: Vec::new(),
-            written: MAGIC.len() as u64,
-            fixed: size,
+            fill: Filler {
+                buf: Vec::new(),
+                num: 0,
+                fixed: size,
+            },
+            out: Output {
+                out,
+                index: Vec::new(),
+                written: MAGIC.len() as u64,
+            },
             zstd: zstd::bulk::Compressor::new(LEVEL)?,
         })
     }
 
+    /// Writes `item` and returns its itemref.
+    pub fn item(&mut self, item: &Item) -> io::Result<u64> {
+        if let Some(block) = self.fill.make_room(item)? {
+            self.out.block(&mut self.zstd, &block)?;
+        }
+        self.fill.push(item)
+    }
+
+    /// Writes the last block and the index, naming `root` the root item; gives the output
+    /// back (to be flushed and renamed by the caller).
+    pub fn finish(mut self, root: u64) -> io::Result<W> {
+        if let Some(block) = self.fill.take()? {
+            self.out.block(&mut self.zstd, &block)?;
+        }
+        self.out.finish(root)
+    }
+}
+
+impl Filler {
     fn capacity(&self) -> usize {
         self.fixed.unwrap_or_else(|| block_size(self.num))
     }
 
-    /// Writes `item` and returns its itemref.
-    pub fn item(&mut self, item: &Item) -> io::Result<u64> {
+    /// The block, if `item` does not fit in it: a new one is begun.
+    fn make_room(&mut self, item: &Item) -> io::Result<Option<Block>> {
         let need = item.name.len() + ITEM_MAX;
         if !self.buf.is_empty() && self.buf.len() + need > self.capacity() {
-            self.flush_block()?;
+            return self.take();
         }
+        Ok(None)
+    }
+
+    /// Appends `item` (with room made for it) and returns its itemref.
+    fn push(&mut self, item: &Item) -> io::Result<u64> {
+        let need = item.name.len() + ITEM_MAX;
         if self.buf.len() + need >= 1 << OFFSET_BITS {
             return Err(io::Error::other("a name too long for the format"));
         }
@@ -94,35 +139,61 @@ impl<W: Write> BinWriter<W> {
         Ok(itemref)
     }
 
-    /// Compresses the block being filled and writes it.
-    fn flush_block(&mut self) -> io::Result<()> {
+    /// The block filled so far, if it holds anything; the next one is begun.
+    fn take(&mut self) -> io::Result<Option<Block>> {
         if self.buf.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        let frame = self.zstd.compress(&self.buf)?;
+        let num = self.num;
+        self.num = num
+            .checked_add(1)
+            .ok_or_else(|| io::Error::other("too many blocks"))?;
+        let next = Vec::with_capacity(self.capacity());
+        let data = std::mem::replace(&mut self.buf, next);
+        Ok(Some(Block { num, data }))
+    }
+}
+
+impl Block {
+    /// The block compressed, as its frame's payload.
+    fn compress(&self, zstd: &mut zstd::bulk::Compressor<'static>) -> io::Result<Vec<u8>> {
+        zstd.compress(&self.data)
+    }
+}
+
+impl<W: Write> Output<W> {
+    /// Compresses `block` and writes it.
+    fn block(
+        &mut self,
+        zstd: &mut zstd::bulk::Compressor<'static>,
+        block: &Block,
+    ) -> io::Result<()> {
+        let frame = block.compress(zstd)?;
+        self.frame(block.num, &frame)
+    }
+
+    /// Writes block `num`, compressed, wherever the file has got to.
+    fn frame(&mut self, num: u32, frame: &[u8]) -> io::Result<()> {
         let len = frame.len() + 12;
         if len as u64 > format::OFFSET_MASK || self.written >= 1 << 40 {
             return Err(io::Error::other("a block too large for the format"));
         }
         let len32 = len as u32;
         self.out.write_all(&block_frame(DATA_BLOCK, len32))?;
-        self.out.write_all(&self.num.to_be_bytes())?;
-        self.out.write_all(&frame)?;
+        self.out.write_all(&num.to_be_bytes())?;
+        self.out.write_all(frame)?;
         self.out.write_all(&block_frame(DATA_BLOCK, len32))?;
-        self.index.push((self.written << OFFSET_BITS) | len as u64);
+        let at = num as usize;
+        if self.index.len() <= at {
+            self.index.resize(at + 1, 0);
+        }
+        self.index[at] = (self.written << OFFSET_BITS) | len as u64;
         self.written += len as u64;
-        self.num = self
-            .num
-            .checked_add(1)
-            .ok_or_else(|| io::Error::other("too many blocks"))?;
-        self.buf.clear();
         Ok(())
     }
 
-    /// Writes the last block and the index, naming `root` the root item; gives the output
-    /// back (to be flushed and renamed by the caller).
-    pub fn finish(mut self, root: u64) -> io::Result<W> {
-        self.flush_block()?;
+    /// Writes the index, naming `root` the root item, once every block is written.
+    fn finish(mut self, root: u64) -> io::Result<W> {
         let len = 4 + 8 * self.index.len() as u64 + 8 + 4;
         if len > format::BLOCK_LEN_MAX {
             return Err(io::Error::other("too many blocks for the index"));

@@ -9,6 +9,10 @@
 //! stores them: an entry listed after a subdirectory still being walked waits for it (in
 //! `Open::queue`). A reader then meets the names of an inode in the order du does, and counts
 //! the one du counts.
+//!
+//! Items are laid out in blocks under the lock, but a block that fills up is compressed and
+//! written after it is released (blocks may lie in the file in any order), so the other
+//! threads go on walking meanwhile.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -18,7 +22,7 @@ use rustc_hash::FxHashSet;
 
 use super::format::{etype, Item};
 use super::tree::{dir_item, leaf_item, Below};
-use super::BinWriter;
+use super::{BinWriter, Block, Filler, Output, LEVEL};
 use crate::tree::{flags, LinkKey, Node, NodeId, StatExtra};
 use crate::walk::{DirSink, Facts};
 
@@ -59,9 +63,12 @@ enum Waiting {
     Repeated,
 }
 
-/// The writer and the open directories, under one lock.
-struct State<W: Write> {
-    out: Option<BinWriter<W>>,
+/// The block being filled and the open directories, under one lock.
+struct State {
+    /// None once writing failed.
+    fill: Option<Filler>,
+    /// Blocks filled, to be written once the lock is released.
+    full: Vec<Block>,
     failed: Option<io::Error>,
     /// Open directories by id; the ids of closed ones are reused (`free`).
     open: Vec<Option<Open>>,
@@ -76,7 +83,10 @@ struct State<W: Write> {
 
 /// What a streamed walk writes into: see the module's doc.
 pub struct WalkWriter<W: Write> {
-    state: Mutex<State<W>>,
+    state: Mutex<State>,
+    output: Mutex<Output<W>>,
+    /// Compressors free for a thread to take.
+    zstd: Mutex<Vec<zstd::bulk::Compressor<'static>>>,
     /// The name the root is written with (the absolute path; a walk's path is as typed).
     root_name: Vec<u8>,
     extended: bool,
@@ -96,7 +106,8 @@ impl<W: Write + Send> WalkWriter<W> {
     pub fn new(out: BinWriter<W>, root_name: Vec<u8>, extended: bool) -> Self {
         WalkWriter {
             state: Mutex::new(State {
-                out: Some(out),
+                fill: Some(out.fill),
+                full: Vec::new(),
                 failed: None,
                 open: Vec::new(),
                 free: Vec::new(),
@@ -105,18 +116,43 @@ impl<W: Write + Send> WalkWriter<W> {
                 root_not_dir: false,
                 item: Item::default(),
             }),
+            output: Mutex::new(out.out),
+            zstd: Mutex::new(vec![out.zstd]),
             root_name,
             extended,
         }
     }
 
-    fn state(&self) -> MutexGuard<'_, State<W>> {
+    fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Compresses and writes the blocks filled under the lock `s`, released first.
+    fn release(&self, mut s: MutexGuard<'_, State>) {
+        let full = std::mem::take(&mut s.full);
+        drop(s);
+        for block in full {
+            if let Err(e) = self.write_block(&block) {
+                self.state().fail(e);
+            }
+        }
+    }
+
+    fn write_block(&self, block: &Block) -> io::Result<()> {
+        let pool = || self.zstd.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut zstd = match pool().pop() {
+            Some(zstd) => zstd,
+            None => zstd::bulk::Compressor::new(LEVEL)?,
+        };
+        let frame = block.compress(&mut zstd);
+        pool().push(zstd);
+        let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
+        output.frame(block.num, &frame?)
     }
 
     /// Writes the index once the walk is over and gives the output back.
     pub fn finish(self) -> io::Result<WalkEnd<W>> {
-        let state = self
+        let mut state = self
             .state
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
@@ -126,31 +162,43 @@ impl<W: Write + Send> WalkWriter<W> {
         if state.root_not_dir {
             return Ok(WalkEnd::NotADirectory);
         }
-        match (state.out, state.root) {
-            (Some(out), Some(root)) => out.finish(root).map(WalkEnd::Written),
-            _ => Ok(WalkEnd::NoRoot),
+        let (Some(mut fill), Some(root)) = (state.fill, state.root) else {
+            return Ok(WalkEnd::NoRoot);
+        };
+        let last = fill.take()?;
+        let mut output = self
+            .output
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut zstd = self
+            .zstd
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut zstd = match zstd.pop() {
+            Some(zstd) => zstd,
+            None => zstd::bulk::Compressor::new(LEVEL)?,
+        };
+        for block in state.full.drain(..).chain(last) {
+            output.block(&mut zstd, &block)?;
         }
+        output.finish(root).map(WalkEnd::Written)
     }
 
     /// Writes the item made into directory `dir`; `skipped`: its sizes count elsewhere.
-    fn write_child(&self, s: &mut State<W>, dir: NodeId, skipped: bool) {
-        let Some(Some(open)) = s.open.get_mut(dir as usize) else {
+    fn write_child(&self, s: &mut State, dir: NodeId, skipped: bool) {
+        let Some(Some(open)) = s.open.get(dir as usize) else {
             return;
         };
         s.item.prev = open.below.last;
-        let Some(out) = s.out.as_mut() else { return };
-        match out.item(&s.item) {
-            Ok(itemref) => open.below.child(itemref, &s.item, skipped),
-            Err(e) => {
-                s.failed = Some(e);
-                s.out = None;
-            }
+        let Some(itemref) = s.put() else { return };
+        if let Some(Some(open)) = s.open.get_mut(dir as usize) {
+            open.below.child(itemref, &s.item, skipped);
         }
     }
 
     /// A non-directory (or a directory not entered) of `dir`; a further name of a hard-linked
     /// inode is written as one, its sizes not counted in the sums.
-    fn leaf(&self, s: &mut State<W>, dir: NodeId, mut node: Node, name: &[u8], f: &Facts) {
+    fn leaf(&self, s: &mut State, dir: NodeId, mut node: Node, name: &[u8], f: &Facts) {
         let linked = node.has(flags::HARDLINK);
         if linked && !s.links.insert(f.identity) {
             node.set_flag(flags::DUPLICATE);
@@ -165,7 +213,7 @@ impl<W: Write + Send> WalkWriter<W> {
     /// A new open directory in `parent` (or the root): its id.
     fn open_dir(
         &self,
-        s: &mut State<W>,
+        s: &mut State,
         parent: NodeId,
         name: &[u8],
         node: Node,
@@ -204,7 +252,7 @@ impl<W: Write + Send> WalkWriter<W> {
     }
 
     /// A child of `dir` listed: written now if nothing listed before it waits, else queued.
-    fn child(&self, s: &mut State<W>, dir: NodeId, waiting: Waiting) {
+    fn child(&self, s: &mut State, dir: NodeId, waiting: Waiting) {
         let Some(Some(open)) = s.open.get_mut(dir as usize) else {
             return;
         };
@@ -218,7 +266,7 @@ impl<W: Write + Send> WalkWriter<W> {
     }
 
     /// Writes a child that waited (or had no need to) into `dir`.
-    fn write_waiting(&self, s: &mut State<W>, dir: NodeId, waiting: Waiting) {
+    fn write_waiting(&self, s: &mut State, dir: NodeId, waiting: Waiting) {
         match waiting {
             Waiting::Leaf { node, name, facts } => self.leaf(s, dir, node, &name, &facts),
             Waiting::Failed(name) => {
@@ -244,7 +292,7 @@ impl<W: Write + Send> WalkWriter<W> {
     }
 
     /// Writes the children of `dir` at the head of its queue that no longer wait.
-    fn drain(&self, s: &mut State<W>, dir: NodeId) {
+    fn drain(&self, s: &mut State, dir: NodeId) {
         loop {
             let Some(Some(open)) = s.open.get_mut(dir as usize) else {
                 return;
@@ -262,7 +310,7 @@ impl<W: Write + Send> WalkWriter<W> {
 
     /// `id`'s own task is over: when its subdirectories are written too, the directory is
     /// written into its parent, which may then close in turn (a loop up the parents).
-    fn close(&self, s: &mut State<W>, mut id: NodeId) {
+    fn close(&self, s: &mut State, mut id: NodeId) {
         if let Some(Some(open)) = s.open.get_mut(id as usize) {
             open.pending -= 1;
         }
@@ -295,13 +343,7 @@ impl<W: Write + Send> WalkWriter<W> {
                     ext,
                     item,
                 );
-                s.root = s.out.as_mut().and_then(|out| match out.item(item) {
-                    Ok(itemref) => Some(itemref),
-                    Err(e) => {
-                        s.failed = Some(e);
-                        None
-                    }
-                });
+                s.root = s.put();
                 return;
             }
             let repeated = dir.node.has(flags::DUPLICATE);
@@ -327,6 +369,24 @@ impl<W: Write + Send> WalkWriter<W> {
             }
             self.drain(s, id);
         }
+    }
+}
+
+impl State {
+    /// Lays out `self.item`: its itemref, or None once writing failed.
+    fn put(&mut self) -> Option<u64> {
+        let fill = self.fill.as_mut()?;
+        let laid = fill.make_room(&self.item).and_then(|block| {
+            self.full.extend(block);
+            fill.push(&self.item)
+        });
+        laid.map_err(|e| self.fail(e)).ok()
+    }
+
+    /// Writing failed: the first error is kept, and nothing more is written.
+    fn fail(&mut self, e: io::Error) {
+        self.failed.get_or_insert(e);
+        self.fill = None;
     }
 }
 
@@ -375,6 +435,7 @@ impl<W: Write + Send> DirSink for WalkWriter<W> {
         for (name, _) in failed {
             self.child(&mut s, dir, Waiting::Failed(name.clone()));
         }
+        self.release(s);
     }
 
     fn set_own(&self, dir: NodeId, disk: u64, apparent: u64, mtime: i64, facts: &Facts) {
@@ -415,5 +476,6 @@ impl<W: Write + Send> DirSink for WalkWriter<W> {
     fn done(&self, dir: NodeId) {
         let mut s = self.state();
         self.close(&mut s, dir);
+        self.release(s);
     }
 }
