@@ -148,6 +148,43 @@ fn merge_streamed(
     ))
 }
 
+/// A streamed export in which a hard-linked file was met at two names, written again from
+/// itself through the streamed merge: the merge reads it depth-first in directory order and
+/// counts each inode at the first name it meets, which is the one du counts (the walk's
+/// threads may have met another first). No tree is held: the merge holds what the walk did.
+/// `first` (a temporary file beside the target) is removed once the second is renamed over
+/// the target.
+fn relink(config: &Config, target: &ExportTarget, first: export::FileSink) -> ExitStatus {
+    let err_tty = config.terminals.stderr;
+    let status_of = |written| super::write_status(written, Some(&target.file), true, err_tty);
+    let mut first = first;
+    if let Err(e) = first.flush() {
+        return status_of(Err(e));
+    }
+    let Some(path) = first.staged_path().map(|p| p.as_os_str().to_os_string()) else {
+        return status_of(first.finish());
+    };
+    let out = match super::open_target(&target.file, err_tty) {
+        Ok(out) => BufWriter::with_capacity(64 * 1024, out),
+        Err(status) => return status,
+    };
+    let streamed = match ncdu_bin::BinWriter::new(out) {
+        Ok(w) => import::ncdu::Streamed::quiet(ncdu_bin::StreamWriter::new(w, target.extended)),
+        Err(e) => return status_of(Err(e)),
+    };
+    let merged = match import::merge::merge_to_binary(&[path], false, err_tty, streamed) {
+        Ok(m) => m,
+        Err(msg) => return fail(msg),
+    };
+    let written = merged
+        .writer
+        .finish()
+        .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
+        .and_then(export::ExportSink::finish);
+    drop(first); // the first export, never renamed: removed
+    status_of(written)
+}
+
 /// Whether `-O` walks straight into the binary export ([`walk_streamed`]). Not with what needs
 /// the whole tree before anything is written (the filters of `-e`/`-v` and the time filters,
 /// `--extents`), nor with `-f` (no sizes: not an export's walk), several paths or stdout.
@@ -177,13 +214,18 @@ fn walk_streamed(config: &Config, target: &ExportTarget, file: export::FileSink)
     let sink = ncdu_bin::WalkWriter::new(writer, export::root_name(path), target.extended);
     let scan = super::scan::walk_streamed(config, &sink);
     let status = super::scan::report(&scan, config);
+    let relinked = sink.relinked();
     // the file is replaced only now, complete (see `export::ExportSink`)
     match sink.finish() {
         Ok(ncdu_bin::WalkEnd::Written(out)) => {
-            let written = out
-                .into_inner()
-                .map_err(io::IntoInnerError::into_error)
-                .and_then(export::FileSink::finish);
+            let file = out.into_inner().map_err(io::IntoInnerError::into_error);
+            let written = match file {
+                Ok(file) if relinked && file.staged_path().is_some() => {
+                    return status.max(relink(config, target, file));
+                }
+                Ok(file) => file.finish(),
+                Err(e) => Err(e),
+            };
             status.max(status_of(written))
         }
         Ok(ncdu_bin::WalkEnd::NotADirectory) => fail(format!(

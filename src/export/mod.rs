@@ -224,6 +224,15 @@ impl ExportSink {
 }
 
 impl FileSink {
+    /// The temporary file the export is written to, when it is one (not a target written in
+    /// place).
+    pub fn staged_path(&self) -> Option<&Path> {
+        match self {
+            FileSink::InPlace(_) => None,
+            FileSink::Staged { temp, .. } => Some(&temp.path),
+        }
+    }
+
     /// See [`ExportSink::finish`].
     pub fn finish(self) -> io::Result<()> {
         match self {

@@ -116,6 +116,47 @@ fn streamed_export_imports_as_the_walk() {
     }
 }
 
+/// A file hard-linked in two directories counts, in the totals the export stores, at the
+/// name du counts (the first of a depth-first walk in directory order), whichever name the
+/// walk's threads met first (with `-T 1` the walk's stack meets `d` before `a`): a view read
+/// on demand, which shows the stored totals, shows what the walk and du show.
+#[test]
+fn streamed_export_counts_a_hard_link_at_the_name_du_counts() {
+    let env = TestEnv::new();
+    env.file("t/a/1", 40_000)
+        .file("t/d/x", 3_000)
+        .hardlink("t/a/1", "t/d/link1");
+    let root = env.root().canonicalize().expect("canonical root").join("t");
+    let root = root.to_str().expect("a UTF-8 temporary path");
+    let du: Vec<(String, u64)> = env.du_children(&["-B1"], root);
+    assert!(du.contains(&("a".to_owned(), 45_056)), "{du:?}");
+    for threads in ["1", "2"] {
+        export(&env, &["-T", threads, root]);
+        let walked = env.stdout_ok(["-b", "-d", "1", root]);
+        let out = env
+            .hogs()
+            .env("HOGS_DEBUG_IMPORT", "1")
+            .args(["-b", "-d", "1", "--import", "x.ncdu"])
+            .output()
+            .expect("run hogs");
+        assert!(out.status.success(), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("read on demand"), "-T {threads}: {stderr}");
+        let (imported, walked) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&walked),
+        );
+        assert_eq!(imported, walked, "-T {threads}");
+        assert!(walked.contains("44Ki"), "{walked}");
+        let leftovers: Vec<_> = std::fs::read_dir(env.root())
+            .expect("list the test's directory")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains("unfinished"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+}
+
 /// A directory large enough that its entries are stat'ed in batches by several threads:
 /// every batch is written, in the order listed.
 #[test]

@@ -14,11 +14,12 @@
 //! written after it is released (blocks may lie in the file in any order), so the other
 //! threads go on walking meanwhile.
 
+use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 use super::format::{etype, Item};
 use super::tree::{dir_item, leaf_item, Below};
@@ -41,6 +42,8 @@ struct Open {
     pending: u32,
     /// Its position among its parent's children.
     seq: u64,
+    /// Which directory opened it is, of all the walk's (its id is reused once it is written).
+    serial: u64,
     /// Children listed and not yet written, in order, from position `front`; `next` is the
     /// position of the next child listed.
     queue: VecDeque<Waiting>,
@@ -73,8 +76,15 @@ struct State {
     /// Open directories by id; the ids of closed ones are reused (`free`).
     open: Vec<Option<Open>>,
     free: Vec<NodeId>,
-    /// The inodes of hard-linked files whose counted name is written.
-    links: FxHashSet<LinkKey>,
+    /// The inodes of hard-linked files whose counted name is written, and the
+    /// [`Open::serial`] of the directory that holds it.
+    links: FxHashMap<LinkKey, u64>,
+    /// A further name of one of them was written in another directory: the name that counts
+    /// is the first the threads met, not always du's (see [`WalkWriter::relinked`]). (In one
+    /// directory its names are written in the order listed: the first counts, as in du.)
+    relinked: bool,
+    /// Directories opened so far ([`Open::serial`]).
+    opened: u64,
     /// The root's itemref once written; whether the root was not a directory.
     root: Option<u64>,
     root_not_dir: bool,
@@ -111,7 +121,9 @@ impl<W: Write + Send> WalkWriter<W> {
                 failed: None,
                 open: Vec::new(),
                 free: Vec::new(),
-                links: FxHashSet::default(),
+                links: FxHashMap::default(),
+                relinked: false,
+                opened: 0,
                 root: None,
                 root_not_dir: false,
                 item: Item::default(),
@@ -148,6 +160,14 @@ impl<W: Write + Send> WalkWriter<W> {
         pool().push(zstd);
         let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
         output.frame(block.num, &frame?)
+    }
+
+    /// Whether a hard-linked file was met at names in two directories. The name that counts is then
+    /// the first the threads met, which need not be the first of a depth-first walk in
+    /// directory order (du's, and what an import of the file counts): the export is to be
+    /// written again from itself in that order ([`crate::app`] does, through the merge).
+    pub fn relinked(&self) -> bool {
+        self.state().relinked
     }
 
     /// Writes the index once the walk is over and gives the output back.
@@ -200,8 +220,22 @@ impl<W: Write + Send> WalkWriter<W> {
     /// inode is written as one, its sizes not counted in the sums.
     fn leaf(&self, s: &mut State, dir: NodeId, mut node: Node, name: &[u8], f: &Facts) {
         let linked = node.has(flags::HARDLINK);
-        if linked && !s.links.insert(f.identity) {
-            node.set_flag(flags::DUPLICATE);
+        if linked {
+            let serial = s
+                .open
+                .get(dir as usize)
+                .and_then(Option::as_ref)
+                .map(|o| o.serial);
+            let serial = serial.unwrap_or(u64::MAX);
+            match s.links.entry(f.identity) {
+                Entry::Vacant(first) => {
+                    first.insert(serial);
+                }
+                Entry::Occupied(counted) => {
+                    node.set_flag(flags::DUPLICATE);
+                    s.relinked |= *counted.get() != serial;
+                }
+            }
         }
         let ino = Some(f.identity.1).filter(|&ino| linked && ino != 0);
         let nlink = u32::try_from(f.links).unwrap_or(u32::MAX);
@@ -226,8 +260,10 @@ impl<W: Write + Send> WalkWriter<W> {
             p.next += 1;
             p.queue.push_back(Waiting::Dir(None));
         }
+        s.opened += 1;
         let open = Open {
             seq,
+            serial: s.opened,
             queue: VecDeque::new(),
             front: 0,
             next: 0,

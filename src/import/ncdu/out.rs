@@ -16,6 +16,8 @@ pub struct Streamed {
     /// Errors the parts record, reported as met.
     pub errors: usize,
     to_terminal: bool,
+    /// Errors are counted, not reported (they were when the export was first written).
+    quiet: bool,
     /// Directories opened so far: the sequence numbers a tree would give them.
     opened: u32,
 }
@@ -26,7 +28,17 @@ impl Streamed {
             writer,
             errors: 0,
             to_terminal,
+            quiet: false,
             opened: 0,
+        }
+    }
+
+    /// A stream that counts the errors it meets without reporting them: an export written
+    /// again from itself, whose errors were reported when it was first written.
+    pub fn quiet(writer: StreamWriter<BufWriter<ExportSink>>) -> Streamed {
+        Streamed {
+            quiet: true,
+            ..Streamed::new(writer, false)
         }
     }
 
@@ -40,7 +52,9 @@ impl Streamed {
             path.extend_from_slice(name);
         }
         self.errors += 1;
-        report_streamed_error(kind, &path, self.to_terminal);
+        if !self.quiet {
+            report_streamed_error(kind, &path, self.to_terminal);
+        }
     }
 }
 
