@@ -148,21 +148,21 @@ fn merge_streamed(
     ))
 }
 
-/// A streamed export in which a hard-linked file was met at two names, written again from
-/// itself through the streamed merge: the merge reads it depth-first in directory order and
-/// counts each inode at the first name it meets, which is the one du counts (the walk's
-/// threads may have met another first). No tree is held: the merge holds what the walk did.
-/// `first` (a temporary file beside the target) is removed once the second is renamed over
-/// the target.
-fn relink(config: &Config, target: &ExportTarget, first: export::FileSink) -> ExitStatus {
+/// A streamed export in which a hard-linked file was met at names in two directories, written
+/// again from itself through the streamed merge: the merge reads it depth-first in directory
+/// order and counts each inode at the first name it meets, which is the one du counts (the
+/// walk's threads may have met another first). No tree is held: the merge holds what the walk
+/// did. `written_once` (a temporary file beside the target) is removed once the second is
+/// renamed over the target.
+fn relink(config: &Config, target: &ExportTarget, written_once: export::FileSink) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let status_of = |written| super::write_status(written, Some(&target.file), true, err_tty);
-    let mut first = first;
-    if let Err(e) = first.flush() {
+    let mut once = written_once;
+    if let Err(e) = once.flush() {
         return status_of(Err(e));
     }
-    let Some(path) = first.staged_path().map(|p| p.as_os_str().to_os_string()) else {
-        return status_of(first.finish());
+    let Some(path) = once.staged_path().map(|p| p.as_os_str().to_os_string()) else {
+        return status_of(once.finish());
     };
     let out = match super::open_target(&target.file, err_tty) {
         Ok(out) => BufWriter::with_capacity(64 * 1024, out),
@@ -181,7 +181,7 @@ fn relink(config: &Config, target: &ExportTarget, first: export::FileSink) -> Ex
         .finish()
         .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
         .and_then(export::ExportSink::finish);
-    drop(first); // the first export, never renamed: removed
+    drop(once); // the first export, never renamed: removed
     status_of(written)
 }
 
