@@ -306,6 +306,75 @@ mod tests {
         );
     }
 
+    /// A streamed walk writes its blocks in the order they are compressed, not numbered: a
+    /// file whose blocks lie in reverse holds, item for item, what the file written in order
+    /// holds (the index places each block).
+    #[test]
+    fn blocks_written_out_of_order_read_back_as_written_in_order() {
+        use crate::import::ncdu_bin::BinFile;
+        let items: Vec<Item> = (0..60u64)
+            .map(|i| Item {
+                etype: format::etype::REG,
+                name: format!("file{i}").into_bytes(),
+                asize: Some(i * 1000),
+                dsize: Some(i * 4096),
+                ..Item::default()
+            })
+            .collect();
+        let mut ordered = BinWriter::with_block_size(Vec::new(), Some(200)).expect("a Vec");
+        let mut fill = Filler {
+            buf: Vec::new(),
+            num: 0,
+            fixed: Some(200),
+        };
+        let (mut refs, mut blocks, mut prev) = (Vec::new(), Vec::new(), None);
+        for item in &items {
+            let item = Item {
+                prev,
+                ..item.clone()
+            };
+            let at = ordered.item(&item).expect("to a Vec");
+            blocks.extend(fill.make_room(&item).expect("room"));
+            assert_eq!(fill.push(&item).expect("pushed"), at);
+            refs.push(at);
+            prev = Some(at);
+        }
+        let root = Item {
+            etype: format::etype::DIR,
+            name: b"/r".to_vec(),
+            sub: prev,
+            items: Some(items.len() as u64),
+            ..Item::default()
+        };
+        let root_ref = ordered.item(&root).expect("to a Vec");
+        blocks.extend(fill.make_room(&root).expect("room"));
+        assert_eq!(fill.push(&root).expect("pushed"), root_ref);
+        refs.push(root_ref);
+        blocks.extend(fill.take().expect("the last block"));
+        assert!(blocks.len() > 10, "{} blocks", blocks.len());
+        let ordered = ordered.finish(root_ref).expect("to a Vec");
+        let mut out = Output {
+            out: MAGIC.to_vec(),
+            index: Vec::new(),
+            written: MAGIC.len() as u64,
+        };
+        let mut zstd = zstd::bulk::Compressor::new(LEVEL).expect("zstd");
+        for block in blocks.iter().rev() {
+            out.block(&mut zstd, block).expect("to a Vec");
+        }
+        let reversed = out.finish(root_ref).expect("to a Vec");
+        assert_ne!(reversed, ordered);
+        let mut a = BinFile::open(&ordered[..]).expect("in order");
+        let mut b = BinFile::open(&reversed[..]).expect("reversed");
+        assert_eq!((a.root(), a.blocks()), (b.root(), b.blocks()));
+        let (mut x, mut y) = (Item::default(), Item::default());
+        for &at in &refs {
+            a.item(at, &mut x).expect("read in order");
+            b.item(at, &mut y).expect("read reversed");
+            assert_eq!(x, y, "item {at:#x}");
+        }
+    }
+
     #[test]
     fn an_empty_export_is_the_signature_and_the_index() {
         let out = BinWriter::new(Vec::new())
