@@ -35,7 +35,14 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
             && !config.filters.is_active()
             && !config.extents
     }) {
-        return merge_streamed(config, target, &imports.files, imports.keep_first, out);
+        return merge_streamed(
+            config,
+            target,
+            &imports.files,
+            imports.keep_first,
+            out,
+            false,
+        );
     }
     let (mut scan, status) = match super::scan::load(config) {
         Ok(loaded) => loaded,
@@ -109,17 +116,22 @@ fn write(
 
 /// `--import PARTS… -O x.ncdu`: the parts merged straight into the binary export as they are
 /// read, no tree held (filters and `--extents` need the tree: they take the path above).
+/// `quiet`: the errors the parts record are not reported again (see [`relink`]).
 fn merge_streamed(
     config: &Config,
     target: &ExportTarget,
     files: &[std::ffi::OsString],
     keep_first: bool,
     out: BufWriter<export::ExportSink>,
+    quiet: bool,
 ) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
         let writer = ncdu_bin::StreamWriter::new(w, target.extended);
-        import::ncdu::Streamed::new(writer, err_tty)
+        match quiet {
+            true => import::ncdu::Streamed::quiet(writer),
+            false => import::ncdu::Streamed::new(writer, err_tty),
+        }
     });
     let streamed = match written {
         Ok(s) => s,
@@ -129,7 +141,9 @@ fn merge_streamed(
         Ok(m) => m,
         Err(msg) => return fail(msg), // the unfinished file is removed: the target stays
     };
-    crate::error::report_streamed_total(merged.errors);
+    if !quiet {
+        crate::error::report_streamed_total(merged.errors);
+    }
     let status = if merged.errors > 0 {
         ExitStatus::Incomplete
     } else {
@@ -168,21 +182,9 @@ fn relink(config: &Config, target: &ExportTarget, written_once: export::FileSink
         Ok(out) => BufWriter::with_capacity(64 * 1024, out),
         Err(status) => return status,
     };
-    let streamed = match ncdu_bin::BinWriter::new(out) {
-        Ok(w) => import::ncdu::Streamed::quiet(ncdu_bin::StreamWriter::new(w, target.extended)),
-        Err(e) => return status_of(Err(e)),
-    };
-    let merged = match import::merge::merge_to_binary(&[path], false, err_tty, streamed) {
-        Ok(m) => m,
-        Err(msg) => return fail(msg),
-    };
-    let written = merged
-        .writer
-        .finish()
-        .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
-        .and_then(export::ExportSink::finish);
+    let status = merge_streamed(config, target, &[path], false, out, true);
     drop(once); // the first export, never renamed: removed
-    status_of(written)
+    status
 }
 
 /// Whether `-O` walks straight into the binary export ([`walk_streamed`]). Not with what needs
