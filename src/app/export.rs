@@ -127,7 +127,7 @@ fn merge_streamed(
 ) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
-        let writer = ncdu_bin::StreamWriter::new(w, target.extended);
+        let writer = Box::new(ncdu_bin::StreamWriter::new(w, target.extended));
         match quiet {
             true => import::ncdu::Streamed::quiet(writer),
             false => import::ncdu::Streamed::new(writer, err_tty),
@@ -149,11 +149,7 @@ fn merge_streamed(
     } else {
         ExitStatus::Success
     };
-    let written = merged
-        .writer
-        .finish()
-        .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
-        .and_then(export::ExportSink::finish);
+    let written = merged.finish();
     status.max(super::write_status(
         written,
         Some(&target.file),
