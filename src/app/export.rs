@@ -137,8 +137,8 @@ fn merge_streamed(
         Ok(s) => s,
         Err(e) => return super::write_status(Err(e), Some(&target.file), true, err_tty),
     };
-    let merged = match import::merge::merge_to_binary(files, keep_first, err_tty, streamed) {
-        Ok(m) => m,
+    let merged = match import::merge::merge_to_sink(files, keep_first, err_tty, streamed) {
+        Ok((m, _)) => m,
         Err(msg) => return fail(msg), // the unfinished file is removed: the target stays
     };
     if !quiet {

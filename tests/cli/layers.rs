@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["render"],
     &["error"],
     &["import"],
+    &["history"],
     &["config"],
     &["app"],
     &["tui"],
