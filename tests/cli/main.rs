@@ -29,6 +29,7 @@ mod export;
 mod extents;
 mod extents_views;
 mod generated;
+mod history;
 mod html;
 mod identity;
 mod import;
