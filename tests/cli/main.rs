@@ -30,6 +30,7 @@ mod extents;
 mod extents_views;
 mod generated;
 mod history;
+mod history_faults;
 mod html;
 mod identity;
 mod import;
