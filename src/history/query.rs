@@ -141,7 +141,9 @@ impl History {
             let _ = c.execute_batch("ROLLBACK");
             cause(&e)
         })?;
-        c.execute_batch("VACUUM").map_err(|e| cause(&e))?;
+        // the pages freed leave the file, and the write-ahead log's copy of them too
+        c.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+            .map_err(|e| cause(&e))?;
         Ok(n)
     }
 
