@@ -25,7 +25,8 @@ pub enum HistoryRun {
         path: OsString,
         json: bool,
     },
-    /// `--history DB --prometheus`: the latest scans' directories to `depth`.
+    /// `--history DB --prometheus`: the latest scans' directories to `depth` (at most `-n` a
+    /// root: every one unless `-n` is given).
     Prometheus { db: OsString, depth: usize },
     /// `--history DB --forget-before AGE`: remove the scans older than AGE (seconds).
     Forget { db: OsString, age: u64 },

@@ -181,7 +181,9 @@ impl Config {
         if matches!(mode, Mode::Print(_) | Mode::Html(_)) {
             paths = outermost(paths);
         }
-        if cli.number_of_lines.is_none() && matches!(mode, Mode::Print(v) if v.form == Form::Json) {
+        let for_programs = matches!(mode, Mode::Print(v) if v.form == Form::Json)
+            || matches!(mode, Mode::History(HistoryRun::Prometheus { .. }));
+        if cli.number_of_lines.is_none() && for_programs {
             // JSON goes to a program, not a screen: every row, as dust's -j
             numbers.lines = usize::MAX;
         }

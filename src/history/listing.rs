@@ -12,6 +12,11 @@ const FAILED: u8 = 3;
 /// The first byte of a stored listing: how the rest is kept.
 const RAW: u8 = 0;
 const ZSTD: u8 = 1;
+/// Compressed with the root's dictionary (the `dict` table).
+const ZSTD_DICT: u8 = 2;
+
+/// zstd's level: a listing is small, and compressed once.
+const LEVEL: i32 = 12;
 
 /// Below this, zstd's frame costs more than it saves.
 const COMPRESS_FROM: usize = 48;
@@ -40,10 +45,14 @@ pub struct Own {
 #[derive(Default)]
 pub struct Writer {
     pub buf: Vec<u8>,
+    /// The directory's device: an entry's is written as how it differs (0, one byte, nearly
+    /// always).
+    dev: u64,
 }
 
 impl Writer {
     pub fn own(&mut self, node: &Node, key: (u64, u64), extra: Option<StatExtra>) {
+        self.dev = key.0;
         self.node(node);
         self.uint(key.0);
         self.uint(key.1);
@@ -61,7 +70,7 @@ impl Writer {
         self.buf.push(ENTRY);
         self.name(name);
         self.node(node);
-        self.uint(key.0);
+        self.uint(key.0 ^ self.dev);
         self.uint(key.1);
         self.uint(links.map_or(0, |n| u64::from(n) + 1));
         self.extra(extra);
@@ -114,54 +123,95 @@ impl Writer {
     fn int(&mut self, v: i64) {
         self.uint(((v << 1) ^ (v >> 63)) as u64);
     }
-
-    /// The listing as stored.
-    pub fn stored(&self) -> std::io::Result<Vec<u8>> {
-        if self.buf.len() >= COMPRESS_FROM {
-            let mut out = vec![ZSTD];
-            let z = zstd::bulk::compress(&self.buf, 3)?;
-            if z.len() + 1 < self.buf.len() {
-                out.extend_from_slice(&z);
-                return Ok(out);
-            }
-        }
-        let mut out = Vec::with_capacity(self.buf.len() + 1);
-        out.push(RAW);
-        out.extend_from_slice(&self.buf);
-        Ok(out)
-    }
 }
 
 /// The most a stored listing may grow to when read (a damaged file must not take all memory):
 /// far above any real directory's (a name, its sizes and facts: under 400 bytes an entry).
 const MAX_LISTING: usize = 4 << 30;
 
-/// A listing read back: its own facts, then its items.
-pub struct Reader {
-    buf: Vec<u8>,
-    at: usize,
+/// How a root's listings are compressed: with its dictionary, once it has one.
+pub struct Codec {
+    dict: bool,
+    comp: zstd::bulk::Compressor<'static>,
+    decomp: zstd::bulk::Decompressor<'static>,
 }
 
-impl Reader {
-    pub fn new(stored: &[u8]) -> Result<Reader, String> {
+impl Codec {
+    pub fn new(dict: Option<&[u8]>) -> std::io::Result<Codec> {
+        Ok(match dict {
+            Some(d) => Codec {
+                dict: true,
+                comp: zstd::bulk::Compressor::with_dictionary(LEVEL, d)?,
+                decomp: zstd::bulk::Decompressor::with_dictionary(d)?,
+            },
+            None => Codec {
+                dict: false,
+                comp: zstd::bulk::Compressor::new(LEVEL)?,
+                decomp: zstd::bulk::Decompressor::new()?,
+            },
+        })
+    }
+
+    /// A dictionary trained on `samples` (raw listings of a first scan), if they are enough.
+    pub fn train(samples: &[Vec<u8>]) -> Option<Vec<u8>> {
+        let total: usize = samples.iter().map(Vec::len).sum();
+        if samples.len() < 64 || total < 64 * 1024 {
+            return None;
+        }
+        zstd::dict::from_samples(samples, (total / 64).clamp(4096, 64 * 1024)).ok()
+    }
+
+    /// A listing as stored.
+    pub fn store(&mut self, raw: &[u8]) -> std::io::Result<Vec<u8>> {
+        if raw.len() >= COMPRESS_FROM || self.dict {
+            let z = self.comp.compress(raw)?;
+            if z.len() < raw.len() {
+                let mut out = Vec::with_capacity(z.len() + 1);
+                out.push(if self.dict { ZSTD_DICT } else { ZSTD });
+                out.extend_from_slice(&z);
+                return Ok(out);
+            }
+        }
+        let mut out = Vec::with_capacity(raw.len() + 1);
+        out.push(RAW);
+        out.extend_from_slice(raw);
+        Ok(out)
+    }
+
+    /// A stored listing, read.
+    pub fn load(&mut self, stored: &[u8]) -> Result<Reader, String> {
         let buf = match stored.split_first() {
             Some((&RAW, rest)) => rest.to_vec(),
-            Some((&ZSTD, rest)) => {
+            Some((&(ZSTD | ZSTD_DICT), rest)) if self.dict || stored[0] == ZSTD => {
                 let size = zstd::zstd_safe::get_frame_content_size(rest)
                     .ok()
                     .flatten()
                     .filter(|&n| n <= MAX_LISTING as u64)
                     .ok_or("a damaged listing")?;
-                zstd::bulk::decompress(rest, size as usize).map_err(|e| e.to_string())?
+                let decoded = match stored[0] {
+                    ZSTD => zstd::bulk::decompress(rest, size as usize),
+                    _ => self.decomp.decompress(rest, size as usize),
+                };
+                decoded.map_err(|e| e.to_string())?
             }
             _ => return Err("a damaged listing".into()),
         };
-        Ok(Reader { buf, at: 0 })
+        Ok(Reader { buf, at: 0, dev: 0 })
     }
+}
 
+/// A listing read back: its own facts, then its items.
+pub struct Reader {
+    buf: Vec<u8>,
+    at: usize,
+    dev: u64,
+}
+
+impl Reader {
     pub fn own(&mut self) -> Option<Own> {
         let node = self.node()?;
         let key = (self.uint()?, self.uint()?);
+        self.dev = key.0;
         let extra = self.extra()?;
         Some(Own { node, key, extra })
     }
@@ -182,7 +232,7 @@ impl Reader {
         match tag {
             ENTRY => {
                 let node = self.node()?;
-                let key = (self.uint()?, self.uint()?);
+                let key = (self.uint()? ^ self.dev, self.uint()?);
                 let links = self.uint()?.checked_sub(1).map(|n| n as u32);
                 let extra = self.extra()?;
                 let name = &self.buf[start..start + len];

@@ -131,6 +131,14 @@ impl History {
                 [],
             )?;
             c.execute(
+                "DELETE FROM listing WHERE id NOT IN (SELECT listing_id FROM dir)",
+                [],
+            )?;
+            c.execute(
+                "DELETE FROM dict WHERE root_id NOT IN (SELECT root_id FROM scan)",
+                [],
+            )?;
+            c.execute(
                 "DELETE FROM roots WHERE id NOT IN (SELECT root_id FROM scan)",
                 [],
             )?;

@@ -21,6 +21,17 @@ struct Open {
     entries: u64,
 }
 
+/// A directory closed before its root's dictionary was trained: stored once it is.
+struct Pending {
+    key: Vec<u8>,
+    sizes: [i64; 3],
+    raw: Vec<u8>,
+}
+
+/// The listings a dictionary is trained on: enough for zstd's trainer, little memory.
+const TRAIN_BYTES: usize = 4 << 20;
+const TRAIN_DIRS: usize = 20_000;
+
 /// Where a scan goes in the order of its root's scans.
 #[derive(Clone, Copy)]
 struct Place {
@@ -55,6 +66,11 @@ pub struct Recorder {
     key: Vec<u8>,
     recorded: Recorded,
     failed: Option<String>,
+    /// How listings are compressed: `None` while the first scan of a root gathers the
+    /// listings its dictionary is trained on (`pending`).
+    codec: Option<listing::Codec>,
+    pending: Vec<Pending>,
+    pending_bytes: usize,
     /// Where [`Recorder::finish`] tells what it recorded.
     report: std::sync::Arc<std::sync::Mutex<Option<Recorded>>>,
 }
@@ -82,6 +98,9 @@ impl Recorder {
             key: Vec::new(),
             recorded: Recorded::default(),
             failed: None,
+            codec: None,
+            pending: Vec::new(),
+            pending_bytes: 0,
             report,
         })
     }
@@ -118,6 +137,16 @@ impl Recorder {
             params![root_id, self.time, seq, self.options],
         )?;
         let scan_id = c.last_insert_rowid();
+        // the root's dictionary, trained on its first scan: kept, so that a listing that did
+        // not change is stored as the same bytes and compares equal
+        let dict: Option<Vec<u8>> = c
+            .query_row("SELECT data FROM dict WHERE root_id = ?1", [root_id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if let Some(dict) = dict {
+            self.codec = Some(listing::Codec::new(Some(&dict)).map_err(io_error)?);
+        }
         Ok(Place {
             root_id,
             scan_id,
@@ -126,16 +155,13 @@ impl Recorder {
         })
     }
 
-    /// Stores the directory just left, unless its row valid at this scan is the same.
-    fn store(&mut self, dir: &Open, stored: &[u8]) -> rusqlite::Result<()> {
+    /// Stores directory `key`, unless its row valid at this scan is the same.
+    fn store(&mut self, key: &[u8], sizes: [i64; 3], stored: &[u8]) -> rusqlite::Result<()> {
         let Some(p) = self.place else { return Ok(()) };
-        let key = &self.key[..dir.key_end];
-        let sizes =
-            [dir.disk, dir.apparent, dir.entries].map(|v| i64::try_from(v).unwrap_or(i64::MAX));
         let current = self
             .conn
             .prepare_cached(
-                "SELECT from_seq, disk_bytes, apparent_bytes, entries, listing = ?4 FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq < ?3 AND (until_seq IS NULL OR until_seq > ?3)",
+                "SELECT from_seq, disk_bytes, apparent_bytes, entries, (SELECT data FROM listing WHERE id = listing_id) = ?4 FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq < ?3 AND (until_seq IS NULL OR until_seq > ?3)",
             )?
             .query_row(params![p.root_id, key, p.seq, stored], |r| {
                 Ok((r.get::<_, i64>(0)?, [r.get::<_, i64>(1)?, r.get(2)?, r.get(3)?], r.get::<_, bool>(4)?))
@@ -153,10 +179,47 @@ impl Recorder {
             None => {}
         }
         self.conn
+            .prepare_cached("INSERT INTO listing(data) VALUES (?1)")?
+            .execute([stored])?;
+        let listing_id = self.conn.last_insert_rowid();
+        self.conn
             .prepare_cached("INSERT INTO dir VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")?
             .execute(params![
-                p.root_id, key, p.seq, p.next, sizes[0], sizes[1], sizes[2], stored
+                p.root_id, key, p.seq, p.next, sizes[0], sizes[1], sizes[2], listing_id
             ])?;
+        Ok(())
+    }
+
+    /// Compresses and stores a directory's listing, or keeps it for the dictionary's training.
+    fn keep(&mut self, key: Vec<u8>, sizes: [i64; 3], raw: Vec<u8>) -> rusqlite::Result<()> {
+        let Some(codec) = self.codec.as_mut() else {
+            self.pending_bytes += raw.len() + key.len();
+            self.pending.push(Pending { key, sizes, raw });
+            if self.pending_bytes >= TRAIN_BYTES || self.pending.len() >= TRAIN_DIRS {
+                self.train()?;
+            }
+            return Ok(());
+        };
+        let stored = codec.store(&raw).map_err(io_error)?;
+        self.store(&key, sizes, &stored)
+    }
+
+    /// Trains the root's dictionary on the listings kept, and stores them with it.
+    fn train(&mut self) -> rusqlite::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let samples: Vec<Vec<u8>> = pending.iter().map(|p| p.raw.clone()).collect();
+        let dict = listing::Codec::train(&samples);
+        drop(samples);
+        if let (Some(dict), Some(p)) = (&dict, self.place) {
+            self.conn.execute(
+                "INSERT INTO dict(root_id, data) VALUES (?1, ?2)",
+                params![p.root_id, dict],
+            )?;
+        }
+        self.codec = Some(listing::Codec::new(dict.as_deref()).map_err(io_error)?);
+        for p in pending {
+            self.keep(p.key, p.sizes, p.raw)?;
+        }
         Ok(())
     }
 
@@ -179,6 +242,9 @@ impl Recorder {
         let Some(p) = self.place else {
             return Err(rusqlite::Error::InvalidQuery);
         };
+        if self.codec.is_none() {
+            self.train()?;
+        }
         self.end_gone(p)?;
         let r = &self.recorded;
         let sizes = [r.disk_bytes, r.apparent_bytes, r.entries, self.errors]
@@ -191,12 +257,16 @@ impl Recorder {
     }
 }
 
+fn io_error(e: std::io::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
+}
+
 /// Ends the row of `key` that began at `from` at this scan; where it also held for the scan
 /// after this one (this scan placed between two), a copy of it begins there.
 fn end_row(conn: &Connection, p: Place, key: &[u8], from: i64) -> rusqlite::Result<()> {
     if let Some(next) = p.next {
         conn.prepare_cached(
-            "INSERT INTO dir SELECT root_id, key, ?4, until_seq, disk_bytes, apparent_bytes, entries, listing FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq = ?3 AND (until_seq IS NULL OR until_seq > ?4)",
+            "INSERT INTO dir SELECT root_id, key, ?4, until_seq, disk_bytes, apparent_bytes, entries, listing_id FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq = ?3 AND (until_seq IS NULL OR until_seq > ?4)",
         )?
         .execute(params![p.root_id, key, from, next])?;
     }
@@ -270,14 +340,11 @@ impl ScanSink for Recorder {
     fn close(&mut self) {
         let Some(dir) = self.open.pop() else { return };
         if self.failed.is_none() {
-            let stored = dir.listing.stored().map_err(|e| e.to_string());
-            match stored {
-                Ok(stored) => {
-                    if let Err(e) = self.store(&dir, &stored) {
-                        self.fail(&e);
-                    }
-                }
-                Err(e) => self.failed = Some(e),
+            let sizes =
+                [dir.disk, dir.apparent, dir.entries].map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+            let key = self.key[..dir.key_end].to_vec();
+            if let Err(e) = self.keep(key, sizes, dir.listing.buf) {
+                self.fail(&e);
             }
         }
         match self.open.last_mut() {

@@ -3,7 +3,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::listing::{Item, Reader};
+use super::listing::{Codec, Item, Reader};
 use super::query::ScanRow;
 use super::{cause, History, HistoryError};
 use crate::tree::ScanSink;
@@ -25,6 +25,15 @@ pub fn replay(
     sink: &mut dyn ScanSink,
 ) -> Result<(), HistoryError> {
     let conn = history.conn();
+    let dict: Option<Vec<u8>> = conn
+        .query_row(
+            "SELECT data FROM dict WHERE root_id = ?1",
+            [scan.root_id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| cause(&e))?;
+    let mut codec = Codec::new(dict.as_deref()).map_err(|e| e.to_string())?;
     let mut key = key.to_vec();
     let Some(root) = listing_at(conn, scan, &key)? else {
         return Err(format!(
@@ -33,7 +42,7 @@ pub fn replay(
             String::from_utf8_lossy(name)
         ));
     };
-    let mut open = vec![enter(root, name, key.len(), sink)?];
+    let mut open = vec![enter(codec.load(&root)?, name, key.len(), sink)?];
     while let Some(dir) = open.last_mut() {
         let next = match dir.listing.next_item()? {
             None => None,
@@ -68,19 +77,18 @@ pub fn replay(
         let Some(stored) = listing_at(conn, scan, &key)? else {
             return Err(format!("scan {}: a directory's row is missing", scan.id));
         };
-        let dir = enter(stored, &sub, key.len(), sink)?;
+        let dir = enter(codec.load(&stored)?, &sub, key.len(), sink)?;
         open.push(dir);
     }
     Ok(())
 }
 
 fn enter(
-    stored: Vec<u8>,
+    mut listing: Reader,
     name: &[u8],
     key_end: usize,
     sink: &mut dyn ScanSink,
 ) -> Result<Open, HistoryError> {
-    let mut listing = Reader::new(&stored)?;
     let own = listing.own().ok_or("a damaged listing")?;
     sink.open_dir(own.node, name, own.key, own.extra);
     Ok(Open { key_end, listing })
@@ -93,7 +101,7 @@ fn listing_at(
     key: &[u8],
 ) -> Result<Option<Vec<u8>>, HistoryError> {
     conn.prepare_cached(
-        "SELECT listing FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq <= ?3 AND (until_seq IS NULL OR until_seq > ?3)",
+        "SELECT (SELECT data FROM listing WHERE id = listing_id) FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq <= ?3 AND (until_seq IS NULL OR until_seq > ?3)",
     )
     .and_then(|mut s| s.query_row(params![scan.root_id, key, scan.seq], |r| r.get(0)).optional())
     .map_err(|e| cause(&e))

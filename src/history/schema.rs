@@ -13,9 +13,14 @@ pub const VERSION: i32 = 1;
 /// of a root by time, ties by arrival); `dir` a directory's totals and listing, valid for the
 /// scans of its root from `from_seq` until `until_seq` (excluded; NULL: still current), so an
 /// unchanged directory costs nothing in a later scan. `key` is the directory's path below
-/// the root (`a/b`; empty for the root), `listing` its entries (`listing.rs`), compressed.
+/// the root (`a/b`; empty for the root), `listing_id` its entries (`listing.rs`), compressed,
+/// in `listing`: a table with rowids, whose pages hold blobs of up to 4 KB whole (a table
+/// without them spills what passes 1 KB to half-empty overflow pages). `dict` is the zstd
+/// dictionary a root's listings are compressed with, trained on its first scan.
 pub const CREATE: &str = "
 CREATE TABLE roots(id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
+CREATE TABLE listing(id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE dict(root_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE scan(
     id INTEGER PRIMARY KEY,
     root_id INTEGER NOT NULL REFERENCES roots(id),
@@ -36,7 +41,7 @@ CREATE TABLE dir(
     disk_bytes INTEGER NOT NULL,
     apparent_bytes INTEGER NOT NULL,
     entries INTEGER NOT NULL,
-    listing BLOB NOT NULL,
+    listing_id INTEGER NOT NULL,
     PRIMARY KEY(root_id, key, from_seq)
 ) WITHOUT ROWID;
 CREATE VIEW scans AS
