@@ -75,7 +75,7 @@ pub fn replay(
         }
         key.extend_from_slice(&sub);
         let Some(stored) = listing_at(conn, scan, &key)? else {
-            return Err(format!("scan {}: a directory's row is missing", scan.id));
+            return Err("a directory's row is missing".into());
         };
         let dir = enter(codec.load(&stored)?, &sub, key.len(), sink)?;
         open.push(dir);
