@@ -6,7 +6,9 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, ExportFormat, ExportTarget};
 use crate::error::{fail, ExitStatus};
-use crate::export::{self, ncdu, ncdu_bin};
+use crate::export;
+use crate::formats::ncdu_bin;
+use crate::formats::ncdu_json::write as ncdu;
 use crate::import;
 use crate::render::escape::shown;
 use crate::settle::Totals;
@@ -129,8 +131,8 @@ fn merge_streamed(
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
         let writer = ncdu_bin::StreamWriter::new(w, target.extended);
         match quiet {
-            true => import::ncdu::Streamed::quiet(writer),
-            false => import::ncdu::Streamed::new(writer, err_tty),
+            true => crate::formats::ncdu_json::Streamed::quiet(writer),
+            false => crate::formats::ncdu_json::Streamed::new(writer, err_tty),
         }
     });
     let streamed = match written {
@@ -203,7 +205,7 @@ fn streams_walk(config: &Config, target: &ExportTarget) -> bool {
 }
 
 /// `hogs -O x.ncdu PATH`: the walk written into the export as it goes, each directory once
-/// its subtree is done, no tree held (`export::ncdu_bin::WalkWriter`).
+/// its subtree is done, no tree held (`formats::ncdu_bin::WalkWriter`).
 fn walk_streamed(config: &Config, target: &ExportTarget, file: export::FileSink) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let status_of = |written| super::write_status(written, Some(&target.file), true, err_tty);

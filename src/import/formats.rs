@@ -12,9 +12,9 @@ use std::io::{self, Cursor, Read};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 
-use super::ncdu::{self, Import, Keep, Metadata, Mount, Sink};
-use super::ncdu_bin::is_binary;
 use super::ImportError;
+use crate::formats::ncdu_bin::is_binary;
+use crate::formats::ncdu_json::{self as ncdu, Import, Keep, Metadata, Mount, Sink};
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 

@@ -25,9 +25,9 @@ use std::fs::File;
 use std::os::unix::ffi::OsStrExt;
 
 use super::formats;
-use super::ncdu::{self, Graft, Meet, Mount, Sink, Streamed};
 use super::{ImportError, Keep};
 use crate::error::say;
+use crate::formats::ncdu_json::{self as ncdu, Graft, Meet, Mount, Sink, Streamed};
 use crate::render::escape::shown;
 use crate::walk::Scan;
 

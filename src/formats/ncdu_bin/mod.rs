@@ -1,24 +1,28 @@
 //! Writing ncdu 2's binary export format (`-O FILE.ncdu`, `--export-format binary`), which
 //! `ncdu -f` browses without loading it and `hogs --import` reads. The format is described in
-//! [`format`].
+//! [`spec`].
 //!
 //! [`BinWriter`] takes items one at a time, children before their directory, and returns each
 //! one's itemref for the `prev` of its next sibling and the `sub` of its directory: a writer
 //! that needs nothing of the tree but the directories still open, so a walk could feed it as
 //! directories finish. [`write_tree`] feeds it a finished tree.
 
-pub mod format;
+mod cbor;
+pub mod lazy;
+mod read;
+pub mod spec;
 mod stream;
 mod tree;
 mod walked;
 
 use std::io::{self, Write};
 
+pub use read::{is_binary, BinFile, ReadAt};
 pub use stream::StreamWriter;
 pub use tree::{write_tree, write_view};
 pub use walked::{WalkEnd, WalkWriter};
 
-use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
+use spec::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
 
 /// zstd's level for the blocks: ncdu 2.8's default.
 const LEVEL: i32 = 4;
@@ -175,7 +179,7 @@ impl<W: Write> Output<W> {
     /// Writes block `num`, compressed, wherever the file has got to.
     fn frame(&mut self, num: u32, frame: &[u8]) -> io::Result<()> {
         let len = frame.len() + 12;
-        if len as u64 > format::OFFSET_MASK || self.written >= 1 << 40 {
+        if len as u64 > spec::OFFSET_MASK || self.written >= 1 << 40 {
             return Err(io::Error::other("a block too large for the format"));
         }
         let len32 = len as u32;
@@ -195,7 +199,7 @@ impl<W: Write> Output<W> {
     /// Writes the index, naming `root` the root item, once every block is written.
     fn finish(mut self, root: u64) -> io::Result<W> {
         let len = 4 + 8 * self.index.len() as u64 + 8 + 4;
-        if len > format::BLOCK_LEN_MAX {
+        if len > spec::BLOCK_LEN_MAX {
             return Err(io::Error::other("too many blocks for the index"));
         }
         let mut index = Vec::with_capacity(len as usize);
@@ -267,7 +271,7 @@ fn encode(out: &mut Vec<u8>, item: &Item, at: u64) {
     number(out, key::DEV, item.dev);
     if let Some(err) = item.rderr {
         head(out, major::POS, key::RDERR);
-        let v = if err { format::TRUE } else { format::FALSE };
+        let v = if err { spec::TRUE } else { spec::FALSE };
         head(out, major::SIMPLE, v);
     }
     number(out, key::CUMASIZE, item.cumasize);
@@ -311,10 +315,10 @@ mod tests {
     /// holds (the index places each block).
     #[test]
     fn blocks_written_out_of_order_read_back_as_written_in_order() {
-        use crate::import::ncdu_bin::BinFile;
+        use crate::formats::ncdu_bin::BinFile;
         let items: Vec<Item> = (0..60u64)
             .map(|i| Item {
-                etype: format::etype::REG,
+                etype: spec::etype::REG,
                 name: format!("file{i}").into_bytes(),
                 asize: Some(i * 1000),
                 dsize: Some(i * 4096),
@@ -340,7 +344,7 @@ mod tests {
             prev = Some(at);
         }
         let root = Item {
-            etype: format::etype::DIR,
+            etype: spec::etype::DIR,
             name: b"/r".to_vec(),
             sub: prev,
             items: Some(items.len() as u64),

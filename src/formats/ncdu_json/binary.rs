@@ -19,8 +19,8 @@
 use rustc_hash::FxHashMap;
 
 use super::*;
-use crate::export::ncdu_bin::format::{etype, Item, OFFSET_BITS, OFFSET_MASK};
-use crate::import::ncdu_bin::{BinFile, ReadAt};
+use crate::formats::ncdu_bin::spec::{etype, Item, OFFSET_BITS, OFFSET_MASK};
+use crate::formats::ncdu_bin::{BinFile, ReadAt};
 
 /// Reads a whole binary export, keeping identities and extra facts only as asked.
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {

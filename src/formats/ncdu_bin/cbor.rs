@@ -2,7 +2,7 @@
 //! integer keys to integers, byte or text strings and simple values. Anything else under an
 //! unknown key is skipped, nested at most [`DEPTH_MAX`] deep; nothing is read past the block.
 
-use crate::export::ncdu_bin::format::{key, major, Item, OFFSET_MASK, TRUE};
+use super::spec::{key, major, Item, OFFSET_MASK, TRUE};
 
 /// How deep a skipped value may nest: no item the format defines nests at all.
 const DEPTH_MAX: usize = 16;

@@ -25,10 +25,10 @@ use std::cmp::Ordering;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::spec::{etype, Item};
 use super::{BinFile, ReadAt};
-use crate::export::ncdu_bin::format::{etype, Item};
-use crate::import::ncdu::{bad_name, kind_and_flags};
-use crate::import::ImportError;
+use crate::formats::ncdu_json::{bad_name, kind_and_flags};
+use crate::formats::ImportError;
 use crate::tree::ids::{EntryId, Sparse};
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;

@@ -4,7 +4,7 @@
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let file = std::fs::File::open("scan.json")?;
-//! let mut tree = hogs::import::ncdu::read_tree(file)?;
+//! let mut tree = hogs::formats::ncdu_json::read_tree(file)?;
 //! tree.finish(); // own sizes → totals, as after a walk
 //! println!("{} bytes on disk", tree.node(hogs::tree::TOTAL).disk);
 //! # Ok(()) }
@@ -31,21 +31,23 @@ use std::io::{BufReader, Read};
 
 use rustc_hash::FxHashSet;
 
-use super::json::{Lexer, Number, Pos};
 use super::ImportError;
 use crate::tree::{
     flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, Sharing, StatExtra, Tree, TOTAL,
 };
 use crate::vocab::TimeField;
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
+use lexer::{Lexer, Number, Pos};
 
 mod binary;
+pub mod lexer;
 mod out;
 mod parser;
+pub mod write;
 
 pub(crate) use binary::kind_and_flags;
 pub use binary::read_binary;
-pub(super) use binary::{read_binary_part, read_binary_root_name};
+pub(crate) use binary::{read_binary_part, read_binary_root_name};
 pub use out::Streamed;
 
 use out::Out;
@@ -178,7 +180,7 @@ pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError
 
 /// Reads one part of a merge into `sink`, its root placed as `mount` says; what its file says
 /// of itself.
-pub(super) fn read_part<'a>(
+pub(crate) fn read_part<'a>(
     reader: impl Read,
     sink: &'a mut Sink,
     mount: Mount<'a>,
@@ -192,7 +194,7 @@ pub(super) fn read_part<'a>(
 }
 
 /// The name of an export's root (the path it was scanned at), reading no further.
-pub(super) fn read_root_name(reader: impl Read, keep: Keep) -> Result<Vec<u8>, ImportError> {
+pub(crate) fn read_root_name(reader: impl Read, keep: Keep) -> Result<Vec<u8>, ImportError> {
     let mut sink = Sink::new(keep);
     Parser::new(BufReader::with_capacity(64 * 1024, reader), &mut sink, None).root_name()
 }
@@ -241,11 +243,11 @@ struct Info {
 }
 
 /// What the entries read so far have built: one export's, or every part's of a merge
-/// ([`super::merge`]), which reads its parts one after the other into the same tree.
-pub(super) struct Sink {
+/// ([`crate::import::merge`]), which reads its parts one after the other into the same tree.
+pub(crate) struct Sink {
     /// The tree, grown as the entries are read (never a second copy of them), or the binary
     /// export they are written to.
-    pub(super) out: Out,
+    pub(crate) out: Out,
     /// Entries (nodes) so far.
     count: u32,
     /// Directories recorded as unreadable, by sequence number (they keep their node, as in a
@@ -264,7 +266,7 @@ pub(super) struct Sink {
 }
 
 impl Sink {
-    pub(super) fn new(keep: Keep) -> Sink {
+    pub(crate) fn new(keep: Keep) -> Sink {
         Sink {
             out: Out::Tree(PostOrderBuilder::new(keep.identity, keep.extra)),
             count: 0,
@@ -277,7 +279,7 @@ impl Sink {
     }
 
     /// A sink that writes what it is given into a binary export, keeping no tree.
-    pub(super) fn streaming(to: Streamed) -> Sink {
+    pub(crate) fn streaming(to: Streamed) -> Sink {
         let keep = Keep {
             identity: true,
             extra: true,
@@ -290,7 +292,7 @@ impl Sink {
     }
 
     /// The binary export a [`Sink::streaming`] writes to.
-    pub(super) fn into_streamed(self) -> Option<Streamed> {
+    pub(crate) fn into_streamed(self) -> Option<Streamed> {
         match self.out {
             Out::Binary(b) => Some(*b),
             Out::Tree(_) => None,
@@ -299,7 +301,7 @@ impl Sink {
 
     /// An entry of the directory `parent` (its sequence number, the directory open) that
     /// could not be read: a walk keeps no node for it either, only the error.
-    pub(super) fn entry_failed(&mut self, parent: u32, name: &[u8]) {
+    pub(crate) fn entry_failed(&mut self, parent: u32, name: &[u8]) {
         match &mut self.out {
             Out::Tree(_) => self.failed.push((parent, name.into())),
             Out::Binary(b) => {
@@ -310,7 +312,7 @@ impl Sink {
     }
 
     /// The directory just opened (sequence number `seq`) could not be read.
-    pub(super) fn dir_unreadable(&mut self, seq: u32) {
+    pub(crate) fn dir_unreadable(&mut self, seq: u32) {
         match &mut self.out {
             Out::Tree(_) => self.unreadable.push(seq),
             Out::Binary(b) => b.report(ErrorKind::ReadDir, None),
@@ -318,7 +320,7 @@ impl Sink {
     }
 
     /// The tree and the errors it records, by path as a walk reports them.
-    pub(super) fn into_scan(self) -> Scan {
+    pub(crate) fn into_scan(self) -> Scan {
         let builder = match self.out {
             Out::Tree(t) => t,
             Out::Binary(_) => PostOrderBuilder::new(false, false), // its entries were written
@@ -348,7 +350,7 @@ impl Sink {
     /// A directory no part scanned, between the parts of a merge: no size and no entry of
     /// its own ([`flags::UNSCANNED`]). `None`: the root of the merge. Opened: what follows
     /// is in it.
-    pub(super) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
+    pub(crate) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
         // a directory between the parts: what it shares is no part's to say
         self.sharing = None;
         let mut node = Node::new(EntryKind::Dir, 0, 0, 0, flags::UNSCANNED);
@@ -426,7 +428,7 @@ fn in_preorder(tree: &Tree, read: &[Sharing]) -> Vec<Sharing> {
 }
 
 /// What a merge does where a part being read meets the place of another part.
-pub(super) enum Meet {
+pub(crate) enum Meet {
     /// Nothing there: the entry is read as usual.
     Plain,
     /// A directory with other parts below it: read as usual, its merge position given.
@@ -435,9 +437,9 @@ pub(super) enum Meet {
     Skip,
 }
 
-/// The hooks of a merge ([`super::merge`]) into the reading of one of its parts. A merge
+/// The hooks of a merge ([`crate::import::merge`]) into the reading of one of its parts. A merge
 /// position is where a directory is in the merge's tree of part roots.
-pub(super) trait Graft {
+pub(crate) trait Graft {
     /// An entry `name` of the directory at merge position `at` was read: what to do with it.
     /// `excluded`: the entry says it was not scanned (another filesystem, a pattern).
     fn meet(
@@ -455,8 +457,11 @@ pub(super) trait Graft {
 /// Where a part's root goes in a merge: into the directory open in the sink, under `name`
 /// (or as the merge's root, with its own path as name, when `name` is None), at merge position
 /// `at`.
-pub(super) struct Mount<'a> {
-    pub(super) at: usize,
-    pub(super) name: Option<&'a [u8]>,
-    pub(super) graft: &'a mut dyn Graft,
+pub(crate) struct Mount<'a> {
+    pub(crate) at: usize,
+    pub(crate) name: Option<&'a [u8]>,
+    pub(crate) graft: &'a mut dyn Graft,
 }
+
+#[cfg(test)]
+mod tests;
