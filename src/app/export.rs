@@ -9,6 +9,7 @@ use crate::error::{fail, ExitStatus};
 use crate::export;
 use crate::formats::ncdu_bin;
 use crate::formats::ncdu_json::write as ncdu;
+use crate::formats::ncdu_json::zstd;
 use crate::import;
 use crate::render::escape::shown;
 use crate::settle::Totals;
@@ -103,10 +104,7 @@ fn write(
     match format {
         ExportFormat::Json => ncdu::write_ncdu(tree, root, errors, opts, out),
         ExportFormat::JsonZst => {
-            // ncdu 2.8's default level for `-c`
-            let mut z = zstd::stream::write::Encoder::new(out, 4)?;
-            ncdu::write_ncdu(tree, root, errors, opts, &mut z)?;
-            z.finish().map(drop)
+            zstd::write_compressed(out, |z| ncdu::write_ncdu(tree, root, errors, opts, z))
         }
         ExportFormat::Binary => {
             let mut w = ncdu_bin::BinWriter::new(out)?;
@@ -131,8 +129,8 @@ fn merge_streamed(
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
         let writer = ncdu_bin::StreamWriter::new(w, target.extended);
         match quiet {
-            true => crate::formats::ncdu_json::Streamed::quiet(writer),
-            false => crate::formats::ncdu_json::Streamed::new(writer, err_tty),
+            true => crate::formats::builder::Streamed::quiet(writer),
+            false => crate::formats::builder::Streamed::new(writer, err_tty),
         }
     });
     let streamed = match written {

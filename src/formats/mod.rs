@@ -2,6 +2,7 @@
 //! writer side by side: ncdu's JSON export format ([`ncdu_json`]) and ncdu 2's binary format
 //! ([`ncdu_bin`]).
 
+pub mod builder;
 pub mod ncdu_bin;
 pub mod ncdu_json;
 

@@ -13,8 +13,8 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::os::unix::ffi::OsStrExt;
 
+pub use crate::formats::builder::{time_needed, Keep};
 pub use crate::formats::ncdu_json::lexer::Pos;
-pub use crate::formats::ncdu_json::{time_needed, Keep};
 pub use crate::formats::ImportError;
 pub use formats::unlinked_temp;
 

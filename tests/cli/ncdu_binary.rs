@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use hogs::formats::ncdu_bin::read_binary;
 use hogs::formats::ncdu_bin::spec::{etype, Item, MAGIC};
 use hogs::formats::ncdu_bin::{write_tree, BinWriter};
-use hogs::formats::ncdu_json::read_binary;
 use hogs::formats::ncdu_json::write::NcduOptions;
 use hogs::import::{import_file, Keep};
 use hogs::tree::Tree;

@@ -265,10 +265,8 @@ fn binary_with(names: &[String], block: usize) -> Vec<u8> {
     w.finish(root).expect("finish")
 }
 
-fn read_binary(
-    bytes: &[u8],
-) -> Result<hogs::formats::ncdu_json::Import, hogs::import::ImportError> {
-    hogs::formats::ncdu_json::read_binary(bytes, hogs::import::Keep::ALL)
+fn read_binary(bytes: &[u8]) -> Result<hogs::formats::builder::Import, hogs::import::ImportError> {
+    hogs::formats::ncdu_bin::read_binary(bytes, hogs::import::Keep::ALL)
 }
 
 proptest! {

@@ -26,8 +26,8 @@ use std::cmp::Ordering;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::spec::{etype, Item};
-use super::{BinFile, ReadAt};
-use crate::formats::ncdu_json::{bad_name, kind_and_flags};
+use super::{kind_and_flags, BinFile, ReadAt};
+use crate::formats::builder::bad_name;
 use crate::formats::ImportError;
 use crate::tree::ids::{EntryId, Sparse};
 use crate::tree::{EntryKind, TreeView};

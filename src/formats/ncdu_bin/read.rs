@@ -12,7 +12,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 
 use super::cbor;
-use super::spec::{block_frame, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS, OFFSET_MASK};
+use super::spec::{self, block_frame, Item, DATA_BLOCK, INDEX_BLOCK, OFFSET_BITS, OFFSET_MASK};
 use crate::formats::ImportError;
 
 /// Decompressed blocks kept: a walk through the items reads mostly backwards through the
@@ -53,7 +53,7 @@ impl ReadAt for &[u8] {
 
 /// Whether `head` (the first bytes of a file) starts a binary export.
 pub fn is_binary(head: &[u8]) -> bool {
-    head.starts_with(MAGIC)
+    spec::is_binary(head)
 }
 
 fn damaged(msg: impl Into<String>) -> ImportError {
@@ -84,11 +84,9 @@ impl<S: ReadAt> BinFile<S> {
         let mut magic = [0u8; 8];
         if size < magic.len() as u64 || {
             src.read_exact_at(&mut magic, 0).map_err(ImportError::Io)?;
-            magic != *MAGIC
+            !spec::is_binary(&magic)
         } {
-            return Err(damaged(
-                "not an ncdu binary export (no \\xbfncduEX1 at the start)",
-            ));
+            return Err(damaged(spec::NOT_BINARY));
         }
         let mut word = [0u8; 4];
         if size < 8 + 16 {
