@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::config::{Config, ExportFormat, ExportTarget, HistoryRun, Mode};
 use crate::error::{fail, ExitStatus};
+use crate::formats::builder::Streamed;
 use crate::history::{History, Recorder, ScanRow};
-use crate::import::ncdu::Streamed;
 use crate::render::escape::shown;
 use crate::units::format_size;
 use crate::vocab::{SizeMode, UnitStyle};
@@ -152,8 +152,8 @@ fn record_files(config: &Config, db: &OsStr, files: &[OsString], keep_first: boo
         Ok(out) => BufWriter::with_capacity(64 * 1024, out),
         Err(_) => return fail("cannot make a temporary file to merge the exports in"),
     };
-    let writer = match crate::export::ncdu_bin::BinWriter::new(out) {
-        Ok(w) => Box::new(crate::export::ncdu_bin::StreamWriter::new(w, false)),
+    let writer = match crate::formats::ncdu_bin::BinWriter::new(out) {
+        Ok(w) => Box::new(crate::formats::ncdu_bin::StreamWriter::new(w, false)),
         Err(e) => return fail(format!("cannot write a temporary file: {e}")),
     };
     let merged = crate::import::merge::merge_to_sink(

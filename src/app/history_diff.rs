@@ -94,9 +94,9 @@ fn export_scan(
 ) -> Result<(), String> {
     let out =
         crate::export::open_target(file).map_err(|_| "cannot make a temporary file".to_string())?;
-    let w = crate::export::ncdu_bin::BinWriter::new(BufWriter::with_capacity(64 * 1024, out))
+    let w = crate::formats::ncdu_bin::BinWriter::new(BufWriter::with_capacity(64 * 1024, out))
         .map_err(|e| e.to_string())?;
-    let mut writer = Box::new(crate::export::ncdu_bin::StreamWriter::new(w, true));
+    let mut writer = Box::new(crate::formats::ncdu_bin::StreamWriter::new(w, true));
     replay(history, scan, key, name, writer.as_mut())?;
     crate::tree::ScanSink::finish(writer).map_err(|e| e.to_string())
 }
