@@ -5,9 +5,9 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::sync::{Arc, Mutex};
 
+use super::history_common::{shown_db, signed, size, with_history, TempFile};
 use crate::config::{Config, ExportFormat, ExportTarget, HistoryRun, Mode};
 use crate::error::{fail, ExitStatus};
 use crate::formats::builder::Streamed;
@@ -29,45 +29,6 @@ pub fn run(config: &Config, run: &HistoryRun) -> ExitStatus {
             with_history(config, db, |h| prometheus(config, h, *depth))
         }
         HistoryRun::Forget { db, age } => with_history(config, db, |h| forget(config, h, db, *age)),
-    }
-}
-
-/// Opens the history `db` and runs `f` on it; a file that is not one is refused in one line.
-pub(super) fn with_history(
-    config: &Config,
-    db: &OsStr,
-    f: impl FnOnce(&History) -> ExitStatus,
-) -> ExitStatus {
-    match History::open(db) {
-        Ok(h) => f(&h),
-        Err(e) => fail(format!(
-            "cannot read history '{}': {e}",
-            shown_db(config, db)
-        )),
-    }
-}
-
-pub(super) fn shown_db(config: &Config, db: &OsStr) -> String {
-    shown(db.as_bytes(), config.terminals.stderr)
-}
-
-/// A temporary file that is removed when dropped.
-pub(super) struct TempFile(pub OsString);
-
-impl TempFile {
-    pub(super) fn new(what: &str) -> TempFile {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static N: AtomicU32 = AtomicU32::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let mut path = std::env::temp_dir().into_os_string();
-        path.push(format!("/hogs-{what}-{}-{n}.ncdu", std::process::id()));
-        TempFile(path)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 
@@ -268,10 +229,6 @@ pub(super) fn previous<'s>(scans: &'s [ScanRow], scan: &ScanRow) -> Option<&'s S
         .max_by_key(|s| s.seq)
 }
 
-pub(super) fn size(config: &Config, bytes: u64) -> String {
-    format_size(bytes, SizeMode::Disk, config.view.units)
-}
-
 fn change(config: &Config, scan: &ScanRow, before: Option<&ScanRow>) -> String {
     let Some(b) = before else {
         return " (the first scan of it)".into();
@@ -281,16 +238,6 @@ fn change(config: &Config, scan: &ScanRow, before: Option<&ScanRow>) -> String {
         signed(config, scan.disk_bytes, b.disk_bytes),
         b.id
     )
-}
-
-/// `+12Mi`, `-3.0Ki`, `+0B`.
-pub(super) fn signed(config: &Config, now: u64, then: u64) -> String {
-    let (sign, d) = if now >= then {
-        ('+', now - then)
-    } else {
-        ('-', then - now)
-    };
-    format!("{sign}{}", size(config, d))
 }
 
 /// `--history DB`: the scans, oldest first.
@@ -374,7 +321,7 @@ fn prometheus_text(
         {
             rows.push((
                 scan.root.clone(),
-                super::history_diff::join(&scan.root, &key),
+                super::history_common::join(&scan.root, &key),
                 sizes,
             ));
         }

@@ -6,7 +6,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::ffi::OsStrExt;
 
-use super::history::{shown_db, signed, size, with_history, TempFile};
+use super::history_common::{join, shown_db, signed, size, with_history, TempFile};
 use crate::config::{Config, DiffOptions, HistoryRun, Imports, Mode};
 use crate::error::{fail, say, ExitStatus};
 use crate::history::{replay::replay, History, ScanRow};
@@ -226,18 +226,6 @@ fn day_end(spec: &str) -> Option<i64> {
         .from_local_datetime(&next)
         .earliest()
         .map(|t| t.timestamp())
-}
-
-/// The absolute path of `key` below `root`.
-pub fn join(root: &[u8], key: &[u8]) -> Vec<u8> {
-    let mut path = root.to_vec();
-    if !key.is_empty() {
-        if path.last() != Some(&b'/') {
-            path.push(b'/');
-        }
-        path.extend_from_slice(key);
-    }
-    path
 }
 
 /// `--trend PATH`: its totals in every scan of its root, oldest first.

@@ -7,6 +7,7 @@
 pub mod diff;
 pub mod export;
 pub mod history;
+mod history_common;
 mod history_diff;
 pub mod html;
 pub mod lazy;
