@@ -139,7 +139,7 @@ fn record_files(config: &Config, db: &OsStr, files: &[OsString], keep_first: boo
     status.max(into_history(
         config,
         db,
-        &[temp.0.clone()],
+        std::slice::from_ref(&temp.0),
         made,
         String::from("import"),
     ))

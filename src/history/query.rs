@@ -39,6 +39,9 @@ fn scan_row(r: &Row<'_>) -> rusqlite::Result<ScanRow> {
     })
 }
 
+/// A directory's key below its root, and its disk bytes, apparent bytes and entries.
+pub type DirSizes = (Vec<u8>, [u64; 3]);
+
 /// A directory's totals in one scan (`None`: it did not exist then).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrendPoint {
@@ -90,7 +93,7 @@ impl History {
         scan: &ScanRow,
         depth: usize,
         limit: usize,
-    ) -> Result<Vec<(Vec<u8>, [u64; 3])>, HistoryError> {
+    ) -> Result<Vec<DirSizes>, HistoryError> {
         let mut stmt = self
             .conn()
             .prepare("SELECT key, disk_bytes, apparent_bytes, entries FROM dir WHERE root_id = ?1 AND from_seq <= ?2 AND (until_seq IS NULL OR until_seq > ?2) ORDER BY key")
