@@ -161,27 +161,38 @@ impl Recorder {
         let current = self
             .conn
             .prepare_cached(
-                "SELECT from_seq, disk_bytes, apparent_bytes, entries, (SELECT data FROM listing WHERE id = listing_id) = ?4 FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq < ?3 AND (until_seq IS NULL OR until_seq > ?3)",
+                "SELECT from_seq, disk_bytes, apparent_bytes, entries, listing_id, (SELECT data FROM listing WHERE id = listing_id) = ?4 FROM dir WHERE root_id = ?1 AND key = ?2 AND from_seq < ?3 AND (until_seq IS NULL OR until_seq > ?3)",
             )?
             .query_row(params![p.root_id, key, p.seq, stored], |r| {
-                Ok((r.get::<_, i64>(0)?, [r.get::<_, i64>(1)?, r.get(2)?, r.get(3)?], r.get::<_, bool>(4)?))
+                let same = r.get::<_, bool>(5)?.then_some(r.get::<_, i64>(4)?);
+                Ok((r.get::<_, i64>(0)?, [r.get::<_, i64>(1)?, r.get(2)?, r.get(3)?], same))
             })
             .optional()?;
+        // an ancestor of a change: new totals, the same listing (kept once)
+        let mut listing_id = None;
         match current {
-            Some((_, was, true)) if was == sizes => {
+            Some((_, was, Some(_))) if was == sizes => {
                 let mut seen = self
                     .conn
                     .prepare_cached("INSERT INTO temp.seen(key) VALUES (?1)")?;
                 seen.execute([key])?;
                 return Ok(());
             }
-            Some((from, _, _)) => end_row(&self.conn, p, key, from)?,
+            Some((from, _, same)) => {
+                end_row(&self.conn, p, key, from)?;
+                listing_id = same;
+            }
             None => {}
         }
-        self.conn
-            .prepare_cached("INSERT INTO listing(data) VALUES (?1)")?
-            .execute([stored])?;
-        let listing_id = self.conn.last_insert_rowid();
+        let listing_id = match listing_id {
+            Some(id) => id,
+            None => {
+                self.conn
+                    .prepare_cached("INSERT INTO listing(data) VALUES (?1)")?
+                    .execute([stored])?;
+                self.conn.last_insert_rowid()
+            }
+        };
         self.conn
             .prepare_cached("INSERT INTO dir VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")?
             .execute(params![
