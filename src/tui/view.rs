@@ -12,7 +12,7 @@ use ratatui::Frame;
 use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
 use super::shown::READ_ONLY;
-use super::state::{AsScan, State};
+use super::state::{AsScan, Can, State};
 use super::style::Styles;
 pub use super::text::display;
 use super::text::{keep_tail, path_text as path_of};
@@ -215,7 +215,7 @@ fn footer_keys<T: AsScan>(state: &State<T>) -> String {
     if state.allow_delete() {
         keys.push("d:delete");
     }
-    if !state.imported() {
+    if state.capabilities().rescan == Can::Yes {
         keys.push("r:rescan");
     }
     keys.extend(["/:filter", "q:quit"]);

@@ -9,15 +9,18 @@
 //!
 //! The tree is any [`Shown`] one, read through [`crate::tree::TreeView`]: the listing,
 //! moves, sorts, the filter and marks are generic over it; what only the in-memory scan can
-//! do (live sums, delete, rescan, a comparison, owners) is on `State<Tree>`, which
-//! [`AsScan`] gives the generic code back.
+//! do (live sums, delete, rescan, a comparison, owners) is on `State<Tree>`. Which of
+//! delete, rescan and owners a view has is its [`Capabilities`] (a live scan all, an import
+//! owners, a tree read on demand none); [`AsScan::act`] carries them out.
 
+mod capabilities;
 mod display;
 mod nav;
 mod owners;
 mod requests;
 mod work;
 
+pub use capabilities::{Can, Capabilities, Off};
 pub use display::{Changed, Display, Overlay};
 pub use nav::Nav;
 pub use requests::Rescanned;
@@ -27,30 +30,47 @@ use super::action::{Action, InputMode};
 use super::diff::Delta;
 use super::listing::Source;
 use super::marks::Marks;
-use super::shown::{removed, Shown, READ_ONLY};
+use super::shown::{removed, Shown};
 use crate::tree::{EntryKind, Node, NodeId, Tree};
 use crate::vocab::{SizeMode, UnitStyle};
 use crate::walk::ScanError;
 
-/// A tree's state as the in-memory scan's, seen from the code generic over the tree: what
-/// deleting, rescanning and the owners' box work on. A read-only tree has none (the
-/// defaults).
+/// What a view of this kind of tree can do beyond browsing ([`Capabilities`]), and how it
+/// does it; the views read the in-memory scan's state through it (a comparison, extents).
+/// A read-only tree has none (the defaults).
 pub trait AsScan: Shown {
-    fn scan_state(_state: &State<Self>) -> Option<&State<Tree>> {
+    /// The most a view of this tree can do.
+    fn capabilities(_allow_delete: bool) -> Capabilities {
+        Capabilities::read_only()
+    }
+
+    /// Carries out a key that needs a capability the state has.
+    fn act(_state: &mut State<Self>, _action: Action) -> Option<Request> {
         None
     }
 
-    fn scan_state_mut(_state: &mut State<Self>) -> Option<&mut State<Tree>> {
+    fn scan_state(_state: &State<Self>) -> Option<&State<Tree>> {
         None
     }
 }
 
 impl AsScan for Tree {
-    fn scan_state(state: &State<Tree>) -> Option<&State<Tree>> {
-        Some(state)
+    fn capabilities(allow_delete: bool) -> Capabilities {
+        Capabilities::scan(allow_delete)
     }
 
-    fn scan_state_mut(state: &mut State<Tree>) -> Option<&mut State<Tree>> {
+    fn act(state: &mut State<Tree>, action: Action) -> Option<Request> {
+        match action {
+            Action::Owners => state.show_owners(),
+            Action::Delete => state.ask_delete(false),
+            Action::Trash => state.ask_delete(true),
+            Action::Rescan => return state.rescan(),
+            _ => {}
+        }
+        None
+    }
+
+    fn scan_state(state: &State<Tree>) -> Option<&State<Tree>> {
         Some(state)
     }
 }
@@ -93,7 +113,8 @@ pub struct State<T: Shown = Tree> {
     marks: Marks<T::Id>,
     /// The comparison with an earlier scan (`--diff`), if one was asked for.
     delta: Option<Delta>,
-    allow_delete: bool,
+    /// What the view can do besides browsing.
+    can: Capabilities,
     /// The tree came from `--import`, not from this disk.
     imported: bool,
     quit: bool,
@@ -117,7 +138,7 @@ impl<T: AsScan> State<T> {
             work: Work::default(),
             marks: Marks::default(),
             delta: None,
-            allow_delete: opts.allow_delete,
+            can: T::capabilities(opts.allow_delete),
             imported: false,
             quit: false,
         };
@@ -151,7 +172,7 @@ impl<T: AsScan> State<T> {
 
     /// Whether `d` and `t` may delete (not with `--no-delete`, nor in an imported scan).
     pub fn allow_delete(&self) -> bool {
-        self.allow_delete
+        self.can.delete == Can::Yes
     }
 
     pub fn imported(&self) -> bool {
@@ -161,7 +182,7 @@ impl<T: AsScan> State<T> {
     /// Whether the tree is not the in-memory scan: it never changes, and nothing in it is
     /// deleted or rescanned.
     pub fn read_only_tree(&self) -> bool {
-        self.tree.scan().is_none()
+        self.can == Capabilities::read_only()
     }
 
     /// The user asked to quit (and confirmed it if something was marked).
@@ -258,7 +279,7 @@ impl<T: AsScan> State<T> {
     /// the same ones, so deleting and rescanning are off.
     pub fn set_imported(&mut self) {
         self.imported = true;
-        self.allow_delete = false;
+        self.can = self.can.imported();
     }
 
     /// A delete or rescan runs (the text says which): no second one meanwhile.
@@ -361,7 +382,7 @@ impl<T: AsScan> State<T> {
             Action::Errors => self.display.open(Overlay::Errors),
             Action::Mark => self.toggle_mark(),
             Action::Owners | Action::Delete | Action::Trash | Action::Rescan => {
-                return self.on_scan(action)
+                return self.on_capability(action)
             }
             Action::Quit if self.marks.is_empty() => self.quit = true,
             Action::Quit => self.display.open(Overlay::ConfirmQuit),
@@ -373,28 +394,6 @@ impl<T: AsScan> State<T> {
             }
             Action::Resize => self.refresh(),
             _ => {} // moves and display changes, applied above
-        }
-        None
-    }
-
-    /// What only the in-memory scan does: owners, delete, trash, rescan; a read-only tree
-    /// says they are off.
-    fn on_scan(&mut self, action: Action) -> Option<Request> {
-        let Some(s) = T::scan_state_mut(self) else {
-            let what = match action {
-                Action::Owners => "no owners recorded",
-                Action::Rescan => "nothing to rescan",
-                _ => "nothing to delete",
-            };
-            self.display.say(format!("{READ_ONLY}: {what}"));
-            return None;
-        };
-        match action {
-            Action::Owners => s.show_owners(),
-            Action::Delete => s.ask_delete(false),
-            Action::Trash => s.ask_delete(true),
-            Action::Rescan => return s.rescan(),
-            _ => {}
         }
         None
     }
@@ -482,7 +481,7 @@ impl State<Tree> {
             work: Work::default(),
             marks: Marks::default(),
             delta: self.delta.take(),
-            allow_delete: self.allow_delete,
+            can: self.can,
             imported: false,
             quit: false,
         };

@@ -66,14 +66,6 @@ impl<T: AsScan> State<T> {
 
 impl State {
     pub(super) fn ask_delete(&mut self, trash: bool) {
-        if self.imported {
-            self.display.say("an imported scan: nothing here to delete");
-            return;
-        }
-        if !self.allow_delete {
-            self.display.say("deleting is turned off (--no-delete)");
-            return;
-        }
         if let Some(what) = self.work.busy() {
             self.display.say(format!("wait: {what}"));
             return;
@@ -105,10 +97,6 @@ impl State {
         }
         if self.work.scan().running {
             self.display.say("the scan is still running");
-            return None;
-        }
-        if self.imported {
-            self.display.say("an imported scan cannot be rescanned");
             return None;
         }
         let on_disk = |id: NodeId| removed_of(id).is_none();
