@@ -116,7 +116,28 @@ pub fn draw_rows<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>, styl
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
         }
         if state.nav().offset() + i == state.cursor() {
-            buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
+            mark_cursor(buf, line_area, styles.colored(), columns.bar_cells());
+        }
+    }
+}
+
+/// The background of the cursor's row.
+pub const CURSOR_BG: Color = Color::DarkGray;
+
+/// Marks the cursor's row without turning its bar inside out (reverse video draws `█` as an
+/// empty cell and `░` as a full one): a background colour, text left in the terminal's
+/// colour made white on it. Without colours (`-c`, `NO_COLOR`) the row is reversed but for
+/// the bar's cells (`bar`, counted from the row's start).
+fn mark_cursor(buf: &mut Buffer, row: Rect, colored: bool, bar: std::ops::Range<u16>) {
+    for x in row.left()..row.right() {
+        let cell = &mut buf[(x, row.y)];
+        if colored {
+            if cell.fg == Color::Reset {
+                cell.set_fg(Color::White);
+            }
+            cell.set_bg(CURSOR_BG);
+        } else if !bar.contains(&(x - row.left())) {
+            cell.modifier.insert(Modifier::REVERSED);
         }
     }
 }
@@ -180,12 +201,23 @@ impl Columns {
         cols
     }
 
+    /// The cells of the bar in a row (empty without one).
+    fn bar_cells(&self) -> std::ops::Range<u16> {
+        let change = self.changes.as_ref().map_or(0, |_| self.change_w + 1);
+        let start = self.size_w + 8 + self.sharing_w() + change;
+        let end = start + self.bar_w;
+        u16::try_from(start).unwrap_or(u16::MAX)..u16::try_from(end).unwrap_or(u16::MAX)
+    }
+
+    fn sharing_w(&self) -> usize {
+        self.sharing
+            .as_ref()
+            .map_or(0, |c| c.iter().map(|t| str_width(t)).max().unwrap_or(0))
+    }
+
     /// Columns before the name: size, share, sharing, change, bar, count, mtime, flags.
     fn used(&self) -> usize {
-        let sharing = self
-            .sharing
-            .as_ref()
-            .map_or(0, |c| c.iter().map(|t| str_width(t)).max().unwrap_or(0));
+        let sharing = self.sharing_w();
         let change = self.changes.as_ref().map_or(0, |_| self.change_w + 1);
         let bar = if self.bar_w > 0 { self.bar_w + 1 } else { 0 };
         self.size_w

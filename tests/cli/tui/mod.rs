@@ -3,6 +3,7 @@
 
 mod browse;
 mod command;
+mod cursor;
 mod delete;
 mod diff;
 mod export;
@@ -13,6 +14,7 @@ mod live;
 mod local_time;
 mod owners;
 mod tmux;
+mod tmux_view;
 
 use std::ffi::OsString;
 

@@ -1,0 +1,128 @@
+//! What a person sees in a real terminal (tmux), issue 41's items 12 to 19: the cursor's row,
+//! Ctrl-C during a scan, `r`, the search over the whole tree, the item view.
+
+use super::tmux::{view_script, wait_for_file, Tmux};
+use crate::util::TestEnv;
+
+/// One cell of a captured line: its character, and whether it is drawn in reverse video or
+/// on a background colour.
+struct Cell {
+    ch: char,
+    reversed: bool,
+    background: bool,
+}
+
+/// The cells of a line captured with its escape sequences (`capture-pane -e`): SGR 7/27
+/// turn reverse video on and off, 4x/10x/48 set a background, 49 and 0 clear.
+fn cells(line: &str) -> Vec<Cell> {
+    let (mut out, mut reversed, mut background) = (Vec::new(), false, false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(Cell {
+                ch: c,
+                reversed,
+                background,
+            });
+            continue;
+        }
+        let mut seq = String::new();
+        for d in chars.by_ref() {
+            if d.is_ascii_alphabetic() {
+                seq.push(d);
+                break;
+            }
+            seq.push(d);
+        }
+        let Some(params) = seq.strip_prefix('[').and_then(|s| s.strip_suffix('m')) else {
+            continue;
+        };
+        let mut ps = params.split(';');
+        while let Some(p) = ps.next() {
+            match p {
+                "" | "0" => (reversed, background) = (false, false),
+                "7" => reversed = true,
+                "27" => reversed = false,
+                "49" => background = false,
+                "48" | "38" => {
+                    let set = p == "48";
+                    match ps.next() {
+                        Some("5") => drop(ps.next()),
+                        Some("2") => (0..3).for_each(|_| drop(ps.next())),
+                        _ => {}
+                    }
+                    background |= set;
+                }
+                _ if p.len() == 2 && p.starts_with('4') => background = true,
+                _ if p.len() == 3 && p.starts_with("10") => background = true,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The bar of a captured row as a reader sees it (`#` a full cell, `.` an empty one), and
+/// whether the row is marked (reverse video or a background anywhere).
+fn seen_bar(line: &str) -> (String, bool) {
+    let cells = cells(line);
+    let marked = cells.iter().any(|c| c.reversed || c.background);
+    let bar = cells
+        .iter()
+        .filter_map(|c| match (c.ch, c.reversed) {
+            ('█', false) | ('░', true) => Some('#'),
+            ('░', false) | ('█', true) => Some('.'),
+            _ => None,
+        })
+        .collect();
+    (bar, marked)
+}
+
+fn captured(tmux: &Tmux) -> Vec<String> {
+    let out = tmux.cmd(&["capture-pane", "-e", "-p", "-t", "hogs"]);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 41, 12: selected, `lib/ 75%` still reads three quarters full and `python3/ 1%`
+/// nearly empty (reverse video read them the other way round).
+#[test]
+fn the_selected_rows_bar_keeps_its_ratio_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("usr/lib/big", 300 * 1024)
+        .file("usr/share/mid", 80 * 1024)
+        .file("usr/python3/small", 8 * 1024);
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &view_script(&env, "usr"));
+    tmux.wait_for("python3/");
+    // the cursor on the last row: the two above are drawn as any row is
+    tmux.keys(&["G"]);
+    tmux.wait_for("python3/");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let plain = captured(&tmux);
+    let row = |lines: &[String], name: &str| {
+        lines
+            .iter()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no {name} in {lines:#?}"))
+            .clone()
+    };
+    let (lib, marked) = seen_bar(&row(&plain, "lib/"));
+    assert!(!marked && lib.len() == 16, "{lib}");
+    assert!(
+        lib.chars().all(|c| c == '#'),
+        "the biggest row is full: {lib}"
+    );
+    tmux.keys(&["g"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (selected, marked) = seen_bar(&row(&captured(&tmux), "lib/"));
+    assert!(marked, "the cursor's row is marked");
+    assert_eq!(selected, lib, "lib/ with the cursor on it");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
