@@ -27,6 +27,7 @@ pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
             "Quit?",
             &[
                 match state.marks().len() {
+                    0 => "The scan was stopped: what it found is shown.".to_string(),
                     1 => "1 entry is marked.".to_string(),
                     n => format!("{n} entries are marked."),
                 },

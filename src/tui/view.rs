@@ -113,7 +113,9 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         state.sort_label()
     );
     let scan = state.scan();
-    let (status, color) = if scan.running {
+    let (status, color) = if scan.running && scan.stopped {
+        (" · stopping…".to_string(), Color::Yellow)
+    } else if scan.running {
         (
             format!(
                 " · scanning… {} entries {}",

@@ -386,14 +386,26 @@ impl<T: AsScan> State<T> {
             }
             Action::Quit if self.marks.is_empty() => self.quit = true,
             Action::Quit => self.display.open(Overlay::ConfirmQuit),
-            Action::Interrupt if self.work.scan().running => return Some(Request::StopScan),
-            Action::Interrupt => self.quit = true,
+            Action::Interrupt => return self.interrupt(),
             Action::Confirm => return self.confirm(),
             Action::Cancel => {
                 self.display.close();
             }
             Action::Resize => self.refresh(),
             _ => {} // moves and display changes, applied above
+        }
+        None
+    }
+
+    /// Ctrl-C: stops the walk, keeping what it found; while it stops, and once it stopped,
+    /// a second Ctrl-C must not throw that away: it is ignored, then asks before quitting.
+    fn interrupt(&mut self) -> Option<Request> {
+        let scan = self.work.scan();
+        match (scan.running, scan.stopped) {
+            (true, false) => return Some(Request::StopScan),
+            (true, true) => self.display.say("stopping the scan… (q quits)"),
+            (false, true) => self.display.open(Overlay::ConfirmQuit),
+            (false, false) => self.quit = true,
         }
         None
     }

@@ -46,6 +46,14 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
         .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
     j.event(ctrl_c());
     assert!(!j.app.state.quit(), "the first Ctrl-C stops the scan only");
+    // at once, while the walk has not stopped yet (it waits for its lock)
+    let header = &j.lines()[1];
+    assert!(header.contains("stopping…"), "{header}");
+    assert!(!header.contains("scanning…"), "{header}");
+    // a second Ctrl-C while it stops keeps what it found
+    j.event(ctrl_c());
+    assert!(!j.app.state.quit(), "a second Ctrl-C while stopping");
+    assert!(j.screen().contains("stopping the scan"), "{}", j.screen());
     drop(guard);
     j.app.wait_for_scan();
     j.draw();
@@ -54,6 +62,26 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
     assert!(j.app.state.scan().stopped);
     let header = &j.lines()[1];
     assert!(header.contains("INCOMPLETE"), "{header}");
+    // once stopped, Ctrl-C asks before throwing the partial scan away
+    j.event(ctrl_c());
+    assert!(!j.app.state.quit(), "Ctrl-C after a stopped scan asks");
+    assert!(
+        j.screen().contains("The scan was stopped"),
+        "{}",
+        j.screen()
+    );
+    j.keys("n");
+    assert!(!j.app.state.quit());
+    j.event(ctrl_c());
+    j.keys("y");
+    assert!(j.app.state.quit(), "quit when the user says so");
+}
+
+#[test]
+fn with_no_scan_stopped_ctrl_c_quits() {
+    let env = TestEnv::new();
+    env.file("t/a", 8192);
+    let mut j = Journey::open(&env, &["t"], 80, 12);
     j.event(ctrl_c());
     assert!(j.app.state.quit(), "with no scan running Ctrl-C quits");
 }
