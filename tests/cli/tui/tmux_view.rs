@@ -126,3 +126,40 @@ fn the_selected_rows_bar_keeps_its_ratio_in_a_real_terminal() {
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// Issue 41, 13: Ctrl-C twice during a scan (the second as the first seems slow to act):
+/// the view says "stopping…" and stays, with what the walk found; quitting then asks.
+#[test]
+fn two_ctrl_c_keep_the_partial_scan_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    // enough for a walk on one thread to run while the keys arrive (in memory: seconds)
+    let env = TestEnv::new_in_memory();
+    for d in 1..=100 {
+        let dir = env.path(format!("t/d{d}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for f in 0..2000 {
+            std::fs::File::create(dir.join(f.to_string())).expect("create");
+        }
+    }
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &view_script(&env, "-T 1 t"));
+    tmux.wait_for("scanning…");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("INCOMPLETE");
+    // the second: the view stays, and asks
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("The scan was stopped");
+    tmux.keys(&["n"]);
+    let screen = tmux.wait_for("INCOMPLETE");
+    assert!(
+        screen.contains("d1/") || screen.contains("d2/"),
+        "what the walk found is shown:\n{screen}"
+    );
+    assert!(!env.path("status.txt").exists(), "the view stays");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("The scan was stopped");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
