@@ -33,7 +33,10 @@ pub enum Action {
     Mark,
     Delete,
     Trash,
+    /// `r`: the directory shown, as ncdu and gdu.
     Rescan,
+    /// `R`: the selected directory.
+    RescanSelected,
     FilterStart,
     FilterInput(char),
     FilterBackspace,
@@ -160,6 +163,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('d') => Action::Delete,
         KeyCode::Char('t') => Action::Trash,
         KeyCode::Char('r') => Action::Rescan,
+        KeyCode::Char('R') => Action::RescanSelected,
         KeyCode::Char('/') => Action::FilterStart,
         KeyCode::Esc => Action::FilterClear,
         KeyCode::Char('q') => Action::Quit,

@@ -77,7 +77,7 @@ impl Capabilities {
     fn for_action(&self, action: &Action) -> Option<(Can, Need)> {
         match action {
             Action::Delete | Action::Trash => Some((self.delete, Need::Delete)),
-            Action::Rescan => Some((self.rescan, Need::Rescan)),
+            Action::Rescan | Action::RescanSelected => Some((self.rescan, Need::Rescan)),
             Action::Owners => Some((self.owners, Need::Owners)),
             _ => None,
         }

@@ -64,7 +64,8 @@ impl AsScan for Tree {
             Action::Owners => state.show_owners(),
             Action::Delete => state.ask_delete(false),
             Action::Trash => state.ask_delete(true),
-            Action::Rescan => return state.rescan(),
+            Action::Rescan => return state.rescan(false),
+            Action::RescanSelected => return state.rescan(true),
             _ => {}
         }
         None
@@ -381,9 +382,11 @@ impl<T: AsScan> State<T> {
             }
             Action::Errors => self.display.open(Overlay::Errors),
             Action::Mark => self.toggle_mark(),
-            Action::Owners | Action::Delete | Action::Trash | Action::Rescan => {
-                return self.on_capability(action)
-            }
+            Action::Owners
+            | Action::Delete
+            | Action::Trash
+            | Action::Rescan
+            | Action::RescanSelected => return self.on_capability(action),
             Action::Quit if self.marks.is_empty() => self.quit = true,
             Action::Quit => self.display.open(Overlay::ConfirmQuit),
             Action::Interrupt => return self.interrupt(),

@@ -90,7 +90,10 @@ impl State {
         self.display.open(Overlay::Confirm { targets, trash });
     }
 
-    pub(super) fn rescan(&mut self) -> Option<Request> {
+    /// `r` rescans the directory shown (the selected root when that is the total of
+    /// several paths); `R` (`selected`) the selected directory, or the one shown when a
+    /// file is selected.
+    pub(super) fn rescan(&mut self, selected: bool) -> Option<Request> {
         if let Some(what) = self.work.busy() {
             self.display.say(format!("wait: {what}"));
             return None;
@@ -106,6 +109,7 @@ impl State {
             return None;
         }
         let target = match self.selected() {
+            _ if !selected && self.dir() != TOTAL => self.dir(),
             Some(id) if self.tree.node(id).is_dir() => id,
             _ if self.dir() != TOTAL => self.dir(),
             Some(id) => id,
@@ -197,8 +201,17 @@ impl State {
         let after = self.work.take_after_rescan();
         match result {
             Rescanned::Tree(sub, errors) => {
+                // the rows of the directory shown are new entries: the cursor follows its name
+                let name = (at == self.dir())
+                    .then(|| self.selected().map(|id| self.tree.name(id).to_vec()))
+                    .flatten();
                 self.tree.graft(at, &sub);
                 self.tree_changed();
+                if let Some(i) =
+                    name.and_then(|n| self.rows().iter().position(|&r| self.tree.name(r) == n))
+                {
+                    self.nav.move_to(i as isize);
+                }
                 self.display.say(if errors.is_empty() {
                     after.unwrap_or_else(|| "rescanned".into())
                 } else {

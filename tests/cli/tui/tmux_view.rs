@@ -163,3 +163,23 @@ fn two_ctrl_c_keep_the_partial_scan_in_a_real_terminal() {
     tmux.keys(&["y"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// Issue 41, 14: `r` on a directory whose rows are all directories rescans it: a file added
+/// beside them appears (it rescanned the selected directory, and said "rescanned").
+#[test]
+fn r_on_a_directory_of_directories_picks_up_a_new_file_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a/x", 64 * 1024).file("t/b/y", 32 * 1024);
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &view_script(&env, "t"));
+    tmux.wait_for("b/");
+    env.file("t/added.bin", 128 * 1024);
+    tmux.keys(&["r"]);
+    let screen = tmux.wait_for("added.bin");
+    assert!(screen.contains("rescanned"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
