@@ -69,6 +69,8 @@ pub enum InputMode {
     Confirm,
     /// Help or a report is shown: any key closes it.
     Dismiss,
+    /// The help is shown: the keys that move scroll it, any other closes it.
+    Scroll,
 }
 
 /// Two clicks on the same line within this time are a double click.
@@ -123,6 +125,13 @@ pub fn key_action(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             _ => Action::Cancel,
         }),
         InputMode::Dismiss => Some(Action::Cancel),
+        InputMode::Scroll => Some(match key.code {
+            KeyCode::Char('j') | KeyCode::Down => Action::Down,
+            KeyCode::Char('k') | KeyCode::Up => Action::Up,
+            KeyCode::PageDown | KeyCode::Char(' ') => Action::PageDown,
+            KeyCode::PageUp => Action::PageUp,
+            _ => Action::Cancel,
+        }),
         InputMode::Filter => match key.code {
             KeyCode::Esc => Some(Action::FilterClear),
             KeyCode::Enter => Some(Action::FilterDone),

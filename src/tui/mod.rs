@@ -18,6 +18,7 @@ mod errors;
 pub mod event;
 pub mod export;
 pub mod extents;
+mod help;
 pub mod listing;
 pub mod marks;
 mod overlay;

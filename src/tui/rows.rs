@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 
 use super::cells::put_line;
 use super::diff::Change;
+use super::listing::SortKey;
 use super::shown::removed;
 use super::state::{AsScan, State};
 use super::style::Styles;
@@ -168,6 +169,7 @@ const NAME_ROOM: usize = 12;
 impl Columns {
     fn of<T: AsScan>(state: &State<T>, visible: &[T::Id], width: u16) -> Columns {
         let src = state.source();
+        let sort = state.display().sort().key;
         let sizes: Vec<String> = visible
             .iter()
             .map(|&id| state.format(src.node(id).size(state.mode())))
@@ -194,8 +196,9 @@ impl Columns {
             sharing: super::extents::cells(state, visible),
             dir_size: src.node(state.dir()).size(state.mode()),
             largest: state.largest(),
-            count: state.display().show_count(),
-            mtime: state.display().show_mtime(),
+            // a sort by a column shows it
+            count: state.display().show_count() || sort == SortKey::Count,
+            mtime: state.display().show_mtime() || sort == SortKey::Mtime,
         };
         cols.make_room(width as usize);
         cols
