@@ -102,32 +102,47 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    let entries = node
-        .entries
-        .saturating_sub(u32::from(state.dir() != state.tree().total()));
-    let mut text = format!(
-        " {} · {entries} {} · {mode}{} · by {}",
+    // the directory counted with what is in it, as `-f`, the page and `find` count
+    let entries = u64::from(node.entries);
+    let count = crate::units::format_size(
+        entries,
+        crate::vocab::SizeMode::Count,
+        state.display().units(),
+    );
+    let totals = format!(
+        " {} · {count} {}",
         state.format(node.size(state.mode())),
         if entries == 1 { "entry" } else { "entries" },
+    );
+    let (status, color) = scan_status(state);
+    let mut rest = format!(
+        " · {mode}{} · by {}",
         super::extents::header(state),
         state.sort_label()
     );
+    if let Some(what) = state.work().busy() {
+        rest.push_str(&format!(" · {what}…"));
+    }
+    if let Some((state, delta)) = T::scan_state(state).and_then(|s| Some((s, s.delta()?))) {
+        rest.push_str(&header_change(state, delta));
+    }
+    // the scan's state right after the totals: a narrow screen cuts the rest first
+    let line = Line::from(vec![
+        Span::styled(totals, Style::new().fg(Color::Gray)),
+        Span::styled(status, Style::new().fg(color)),
+        Span::styled(rest, Style::new().fg(Color::Gray)),
+    ]);
+    put_line(buf, area.x, area.y + 1, &line, area.width);
+}
+
+/// What the header says of the scan: running (its totals are the directory's, summed as
+/// it goes: one total on the line), stopping, stopped, what it could not read, imported.
+fn scan_status<T: AsScan>(state: &State<T>) -> (String, Color) {
     let scan = state.scan();
-    let (status, color) = if scan.running && scan.stopped {
+    if scan.running && scan.stopped {
         (" · stopping…".to_string(), Color::Yellow)
     } else if scan.running {
-        (
-            format!(
-                " · scanning… {} entries {}",
-                scan.entries,
-                crate::units::format_size(
-                    scan.bytes,
-                    crate::vocab::SizeMode::Disk,
-                    crate::vocab::UnitStyle::HumanIec
-                )
-            ),
-            Color::Yellow,
-        )
+        (" · scanning…".to_string(), Color::Yellow)
     } else if scan.stopped {
         (" · INCOMPLETE: scan stopped".to_string(), Color::Red)
     } else if scan.errors > 0 {
@@ -139,18 +154,7 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         (" · imported".to_string(), Color::Reset)
     } else {
         (String::new(), Color::Reset)
-    };
-    if let Some(what) = state.work().busy() {
-        text.push_str(&format!(" · {what}…"));
     }
-    if let Some((state, delta)) = T::scan_state(state).and_then(|s| Some((s, s.delta()?))) {
-        text.push_str(&header_change(state, delta));
-    }
-    let line = Line::from(vec![
-        Span::styled(text, Style::new().fg(Color::Gray)),
-        Span::styled(status, Style::new().fg(color)),
-    ]);
-    put_line(buf, area.x, area.y + 1, &line, area.width);
 }
 
 /// ` · Δ +1.2Gi · 3 removed (40Mi)` for the current directory.

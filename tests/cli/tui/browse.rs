@@ -198,12 +198,7 @@ fn help_overlay_opens_with_question_mark_and_any_key_closes_it() {
     let mut j = Journey::open(&env, &["t"], 80, 24);
     j.keys("?");
     let screen = j.screen();
-    for k in [
-        "Keys",
-        "sort: size name count mtime",
-        "mark",
-        "filter",
-    ] {
+    for k in ["Keys", "sort: size name count mtime", "mark", "filter"] {
         assert!(screen.contains(k), "{k:?} missing:\n{screen}");
     }
     j.keys("x"); // closes, does not move

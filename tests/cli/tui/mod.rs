@@ -9,6 +9,7 @@ mod diff;
 mod export;
 mod extents;
 mod filter_mouse;
+mod header;
 mod fit;
 mod live;
 mod local_time;
