@@ -30,6 +30,8 @@ pub enum Action {
     Errors,
     /// Who uses the selected directory.
     Owners,
+    /// What is known of the selected entry.
+    Item,
     Mark,
     Delete,
     Trash,
@@ -168,6 +170,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('e') => Action::Errors,
         KeyCode::Char('o') => Action::Owners,
+        KeyCode::Char('i') => Action::Item,
         KeyCode::Char(' ') => Action::Mark,
         KeyCode::Char('d') => Action::Delete,
         KeyCode::Char('t') => Action::Trash,

@@ -20,6 +20,7 @@ pub const LINES: &[&str] = &[
     "t              move to the trash",
     "r              rescan the directory shown",
     "R              rescan the selected directory",
+    "i              about the selected entry",
     "e              list what could not be read",
     "o              owners of the selected directory",
     "               (with --by-owner)",

@@ -40,7 +40,9 @@ pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
-        Overlay::Owners { title, lines } => draw_box(buf, area, title, lines, Color::Cyan),
+        Overlay::Owners { title, lines } | Overlay::Item { title, lines } => {
+            draw_box(buf, area, title, lines, Color::Cyan)
+        }
         Overlay::Errors => {
             let title = format!(
                 "Could not be read: {} (any key closes)",

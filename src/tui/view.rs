@@ -232,6 +232,22 @@ fn footer_keys<T: AsScan>(state: &State<T>) -> String {
     keys.join(" ")
 }
 
+/// ` disk 1.2Gi · apparent 1.1Gi ` of the directory shown (nothing when only entries were
+/// counted, `-f`).
+fn footer_totals<T: AsScan>(state: &State<T>) -> String {
+    let node = state.node(state.dir());
+    let units = state.display().units();
+    let size = |v| crate::units::format_size(v, crate::vocab::SizeMode::Disk, units);
+    match state.mode() {
+        crate::vocab::SizeMode::Count => String::new(),
+        _ => format!(
+            " disk {} · apparent {} ",
+            size(node.disk),
+            size(node.apparent)
+        ),
+    }
+}
+
 fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
@@ -270,6 +286,14 @@ fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     }
     // the message stops where the count begins: no wide character cut in half under it
     put_str(buf, area.x, area.y, &left, area.width - right_w, style);
+    // the totals of the directory shown, as ncdu and gdu, where they fit beside the rest
+    let totals = footer_totals(state);
+    let totals_w = super::cells::width(&totals) as u16;
+    if super::cells::width(&left) as u16 + totals_w + right_w <= area.width {
+        let x = area.right() - right_w - totals_w;
+        let gray = Style::new().fg(Color::Gray);
+        put_str(buf, x, area.y, &totals, totals_w, gray);
+    }
     if let Some(right) = right {
         let style = Style::new().fg(Color::Black).bg(Color::Yellow);
         put_str(buf, area.right() - right_w, area.y, &right, right_w, style);

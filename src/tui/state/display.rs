@@ -28,6 +28,11 @@ pub enum Overlay {
         title: String,
         lines: Vec<String>,
     },
+    /// What is known of one entry (`i`).
+    Item {
+        title: String,
+        lines: Vec<String>,
+    },
 }
 
 /// What a display action changed, for the rest of the state to follow.
@@ -133,7 +138,10 @@ impl Display {
         match self.overlay {
             Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
             Overlay::Help => InputMode::Scroll,
-            Overlay::Report(_) | Overlay::Errors | Overlay::Owners { .. } => InputMode::Dismiss,
+            Overlay::Report(_)
+            | Overlay::Errors
+            | Overlay::Owners { .. }
+            | Overlay::Item { .. } => InputMode::Dismiss,
             Overlay::None if self.filter.editing => InputMode::Filter,
             Overlay::None => InputMode::Normal,
         }

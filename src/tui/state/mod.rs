@@ -15,6 +15,7 @@
 
 mod capabilities;
 mod display;
+mod item;
 mod nav;
 mod owners;
 mod requests;
@@ -377,6 +378,7 @@ impl<T: AsScan> State<T> {
         }
         match action {
             Action::Help => self.display.open(Overlay::Help),
+            Action::Item => self.show_item(),
             Action::Errors if self.work.errors().is_empty() => {
                 self.display.say("nothing failed to read")
             }
