@@ -23,9 +23,15 @@ fn bar_width(width: u16) -> usize {
         0..=55 => 0,
         56..=79 => 10,
         80..=119 => 16,
-        _ => 24,
+        120..=159 => 24,
+        // a wide terminal: a fifth of it (40 cells at 200 columns)
+        _ => usize::from(width / 5).min(64),
     }
 }
+
+/// From this width on the count and mtime columns are shown without asking: the room is
+/// there (at 200 columns ~140 stayed empty).
+const WIDE: u16 = 160;
 
 /// `YYYY-MM-DD` in local time (TZ, /etc/localtime) of a time in seconds since the epoch, as
 /// the printed views write `-m`'s dates.
@@ -197,8 +203,9 @@ impl Columns {
             dir_size: src.node(state.dir()).size(state.mode()),
             largest: state.largest(),
             // a sort by a column shows it
-            count: state.display().show_count() || sort == SortKey::Count,
-            mtime: state.display().show_mtime() || sort == SortKey::Mtime,
+            // (on a wide screen `c` and `M` hide them)
+            count: (state.display().show_count() != (width >= WIDE)) || sort == SortKey::Count,
+            mtime: (state.display().show_mtime() != (width >= WIDE)) || sort == SortKey::Mtime,
         };
         cols.make_room(width as usize);
         cols

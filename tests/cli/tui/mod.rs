@@ -17,6 +17,7 @@ mod local_time;
 mod owners;
 mod tmux;
 mod tmux_view;
+mod wide;
 
 use std::ffi::OsString;
 
