@@ -13,7 +13,7 @@ use super::style::Styles;
 use super::ERRORS_SHOWN;
 use crate::config::{Config, Interactive};
 use crate::error::{report_errors_by_path, say, ExitStatus};
-use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
+use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::render::escape::shown;
 
 /// Opens the export `config` imports to be browsed on demand: `None` when the view must

@@ -8,8 +8,8 @@
 //! [`super::state::Capabilities`]). The code of those features stays on `State<Tree>`,
 //! carried out through [`super::state::AsScan::act`].
 
-use crate::import::ncdu_bin::lazy::LazyTree;
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::lazy::LazyTree;
+use crate::formats::ncdu_bin::ReadAt;
 use crate::tree::{Node, NodeId, Tree, TreeView};
 use crate::vocab::SizeMode;
 
