@@ -47,8 +47,12 @@ fn cells(line: &str) -> Vec<Cell> {
                 "48" | "38" => {
                     let set = p == "48";
                     match ps.next() {
-                        Some("5") => drop(ps.next()),
-                        Some("2") => (0..3).for_each(|_| drop(ps.next())),
+                        Some("5") => {
+                            ps.next();
+                        }
+                        Some("2") => {
+                            ps.nth(2);
+                        }
                         _ => {}
                     }
                     background |= set;
