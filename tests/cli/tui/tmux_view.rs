@@ -187,3 +187,31 @@ fn r_on_a_directory_of_directories_picks_up_a_new_file_in_a_real_terminal() {
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// Issue 41, 19: `i` on a directory in a real terminal: its disk size in exact bytes is GNU
+/// du's; the footer gives disk and apparent totals side by side.
+#[test]
+fn i_shows_the_selected_entry_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/d/a", 200 * 1024).file("t/small", 10);
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &view_script(&env, "t"));
+    let screen = tmux.wait_for("d/");
+    assert!(screen.contains(" · apparent "), "{screen}");
+    tmux.keys(&["i"]);
+    let screen = tmux.wait_for("type      directory");
+    let du = env.du_disk(&["t/d"]).to_string();
+    let digits: String = screen
+        .lines()
+        .find(|l| l.contains("disk      "))
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert!(digits.starts_with(&du), "du says {du}:\n{screen}");
+    tmux.keys(&["x", "q"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+}
