@@ -4,7 +4,7 @@
 //! lock sees is copies.
 
 use super::dedup::NameClaim;
-use super::entries::{name_bytes, Listed, StatBatch, StatResult, READY_STEP};
+use super::entries::{name_bytes, Listed, StatBatch, StatResult, EXCLUDED, READY_STEP};
 use super::placed::{DirClaim, Facts, Placed, Subdir, FOLDED_INTO_DIR};
 use super::plan::Fold;
 use crate::sys::{Meta, Times};
@@ -21,6 +21,12 @@ pub(super) fn node_for(meta: &Meta, mode: SizeMode) -> Node {
         SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
         _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
     }
+}
+
+/// The node of an entry left out by -X or as hidden, kept as a mark
+/// ([`crate::walk::Exclusions::mark`]): its kind from the listing, no size, counted nowhere.
+pub(crate) fn left_out_node(kind: Option<EntryKind>) -> Node {
+    Node::new(kind.unwrap_or(EntryKind::File), 0, 0, 0, flags::FILTERED)
 }
 
 /// What the tree keeps of a stat beyond the node, when asked: owner, mode and times.
@@ -42,6 +48,8 @@ pub(super) struct Entry<'a> {
     pub(super) ino: u64,
     pub(super) name: &'a [u8],
     pub(super) times: Times,
+    /// Left out (-X, hidden), kept as a mark: never stat'ed, never walked.
+    pub(super) excluded: bool,
 }
 
 /// What decides what an entry becomes: the same for every entry of a directory.
@@ -73,6 +81,7 @@ impl Placer {
                 ino: e.ino,
                 name: name_bytes(&c.names, e),
                 times: c.times.get(i).copied().unwrap_or_default(),
+                excluded: e.stat == EXCLUDED,
             };
             self.place_one(entry, out, &mut emit);
         }
@@ -92,7 +101,16 @@ impl Placer {
             ino,
             name,
             times,
+            excluded,
         } = entry;
+        if excluded {
+            if self.keep_facts {
+                out.facts.push(self.facts_of(None, ino, times));
+            }
+            emit(left_out_node(kind), name);
+            out.count += 1;
+            return;
+        }
         let (edev, eino, nlink, eperm) = match stat {
             Some(Err(err)) => {
                 // vanished since listed (renamed, removed) included: left out, so named, as du

@@ -185,7 +185,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
     fn entry(&mut self, parent: Option<Open>, is_dir: bool) -> Result<Option<Open>, ImportError> {
         self.lx.skip_ws()?;
         let start = self.lx.pos();
-        let (info, name_pos) = self.info(parent.is_none())?;
+        let (mut info, name_pos) = self.info(parent.is_none())?;
         if !info.has_name {
             return Err(self
                 .lx
@@ -199,10 +199,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         let (parent_index, parent_dev, parent_at) = parent.unwrap_or((0, 0, None));
         let mut at = None;
         if let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) {
-            match m
-                .graft
-                .meet(at_parent, &self.name, is_dir, info.excluded.is_some())?
-            {
+            match m.graft.meet(at_parent, &self.name, is_dir, info.excluded)? {
                 Meet::Plain => {}
                 Meet::Descend(here) => at = Some(here),
                 Meet::Skip => {
@@ -211,11 +208,26 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                     }
                     return Ok(None);
                 }
+                Meet::Fill(here) => {
+                    if is_dir {
+                        self.skip_rest_of_dir()?;
+                    }
+                    if let Some(m) = self.mount.as_mut() {
+                        m.graft.fill(self.sink, here)?;
+                    }
+                    return Ok(None);
+                }
             }
         }
         if parent.is_none() {
             at = self.mount.as_ref().map(|m| m.at);
         }
+        // a directory left out by a pattern that no part filled (a part never written?)
+        let unfilled = match (&self.mount, parent, info.excluded) {
+            (Some(m), Some(_), Some(false)) if is_dir => m.graft.unfilled_by(),
+            _ => None,
+        };
+        info.unscanned |= unfilled.is_some();
         let dev = info.dev.unwrap_or(parent_dev);
         if info.read_error && !is_dir {
             self.sink.entry_failed(parent_index, &self.name);
@@ -241,7 +253,13 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 0
             }
             (None, _, Some(name)) => self.sink.out.open_dir(node, name, key, extra),
-            (Some(_), true, _) => self.sink.out.open_dir(node, &self.name, key, extra),
+            (Some(_), true, _) => {
+                let seq = self.sink.out.open_dir(node, &self.name, key, extra);
+                if let Some(by) = unfilled {
+                    self.sink.unfilled(seq, &self.name, by);
+                }
+                seq
+            }
             (Some(_), false, _) => {
                 self.sink.out.add(node, &self.name, key, extra, links);
                 return Ok(None);
