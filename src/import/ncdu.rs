@@ -447,6 +447,7 @@ fn in_preorder(tree: &Tree, read: &[Sharing]) -> Vec<Sharing> {
 }
 
 /// What a merge does where a part being read meets the place of another part.
+#[derive(Clone, Copy)]
 pub(super) enum Meet {
     /// Nothing there: the entry is read as usual.
     Plain,

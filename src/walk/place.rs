@@ -48,8 +48,6 @@ pub(super) struct Entry<'a> {
     pub(super) ino: u64,
     pub(super) name: &'a [u8],
     pub(super) times: Times,
-    /// Left out (-X, hidden), kept as a mark: never stat'ed, never walked.
-    pub(super) excluded: bool,
 }
 
 /// What decides what an entry becomes: the same for every entry of a directory.
@@ -75,13 +73,16 @@ impl Placer {
     /// stat did not fail.
     pub(super) fn place(&self, c: &Listed, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
         for (i, e) in c.ents.iter().enumerate() {
+            if e.stat == EXCLUDED {
+                self.place_left_out(e.kind, e.ino, name_bytes(&c.names, e), out, &mut emit);
+                continue;
+            }
             let entry = Entry {
                 stat: e.stat(&c.stats),
                 kind: e.kind,
                 ino: e.ino,
                 name: name_bytes(&c.names, e),
                 times: c.times.get(i).copied().unwrap_or_default(),
-                excluded: e.stat == EXCLUDED,
             };
             self.place_one(entry, out, &mut emit);
         }
@@ -101,16 +102,7 @@ impl Placer {
             ino,
             name,
             times,
-            excluded,
         } = entry;
-        if excluded {
-            if self.keep_facts {
-                out.facts.push(self.facts_of(None, ino, times));
-            }
-            emit(left_out_node(kind), name);
-            out.count += 1;
-            return;
-        }
         let (edev, eino, nlink, eperm) = match stat {
             Some(Err(err)) => {
                 // vanished since listed (renamed, removed) included: left out, so named, as du
@@ -181,6 +173,23 @@ impl Placer {
             out.facts.push(self.facts_of(stat, ino, times));
         }
         emit(node, name);
+        out.count += 1;
+    }
+
+    /// Places an entry left out (-X, hidden) as its mark ([`EXCLUDED`]): no stat, no walk,
+    /// no claim.
+    fn place_left_out(
+        &self,
+        kind: Option<EntryKind>,
+        ino: u64,
+        name: &[u8],
+        out: &mut Placed,
+        emit: &mut impl FnMut(Node, &[u8]),
+    ) {
+        if self.keep_facts {
+            out.facts.push(self.facts_of(None, ino, Times::default()));
+        }
+        emit(left_out_node(kind), name);
         out.count += 1;
     }
 

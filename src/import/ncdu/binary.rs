@@ -182,6 +182,15 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             .meet(at, &item.name, kind == EntryKind::Dir, excluded)
     }
 
+    /// Of a directory left out by a pattern (`left_out`) in a part of a merge, which no part
+    /// filled (a part never written?): the name of the part's file, when the merge says so.
+    fn unfilled_by(&self, left_out: bool) -> Option<Vec<u8>> {
+        self.mount
+            .as_ref()
+            .filter(|_| left_out)
+            .and_then(|m| m.graft.unfilled_by())
+    }
+
     /// The children of a directory whose last child is `sub`: the last written first.
     fn chain(&mut self, sub: Option<u64>) -> Result<Vec<u64>, ImportError> {
         let mut kids = Vec::new();
@@ -239,13 +248,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         let (kind, mut f) = kind_and_flags(item);
         // (a directory left out is one too, of nothing: opened and closed at once)
         let is_dir = kind == EntryKind::Dir && item.etype != etype::OTHERFS;
-        // a directory left out by a pattern that no part filled (a part never written?)
-        let unfilled = match &self.mount {
-            Some(m) if is_dir && parent.is_some() && f & flags::FILTERED != 0 => {
-                m.graft.unfilled_by()
-            }
-            _ => None,
-        };
+        let unfilled = self.unfilled_by(is_dir && parent.is_some() && f & flags::FILTERED != 0);
         if unfilled.is_some() {
             f |= flags::UNSCANNED; // shown as left out, with nothing below it
         }

@@ -137,7 +137,12 @@ impl<'s> Reader<'s> {
                 hand_out(take(&mut self.batch));
             }
         } else {
-            let Listed { names, ents, .. } = &mut self.scratch.listed;
+            let Listed {
+                names, ents, times, ..
+            } = &mut self.scratch.listed;
+            if task.walker.opts.keep_extra {
+                times.push(Times::default()); // one per entry, as `record` keeps them
+            }
             let off = names.len() as u32;
             names.extend_from_slice(name.to_bytes_with_nul());
             ents.push(Ent {
@@ -177,7 +182,6 @@ impl<'s> Reader<'s> {
             ino,
             name: name.to_bytes(),
             times: Times::default(),
-            excluded: false,
         };
         let Scratch {
             placed,
