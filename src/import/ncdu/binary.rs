@@ -247,7 +247,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         self.sink.count += 1;
         let (kind, mut f) = kind_and_flags(item);
         // (a directory left out is one too, of nothing: opened and closed at once)
-        let is_dir = kind == EntryKind::Dir && item.etype != etype::OTHERFS;
+        let is_dir = kind == EntryKind::Dir;
         let unfilled = self.unfilled_by(is_dir && parent.is_some() && f & flags::FILTERED != 0);
         if unfilled.is_some() {
             f |= flags::UNSCANNED; // shown as left out, with nothing below it
@@ -319,8 +319,9 @@ pub(crate) fn kind_and_flags(item: &Item) -> (EntryKind, u8) {
             EntryKind::File
         }
         (n, mode) if n < 0 => {
-            f |= flags::FILTERED; // a pattern, or a kind of exclusion not known yet
-                                  // hogs writes the type of a directory left out (a part of a split scan may fill it)
+            // a pattern, or a kind of exclusion not known yet; hogs writes the type of a
+            // directory left out (a part of a split scan may fill it)
+            f |= flags::FILTERED;
             match mode.map(kind_of_mode) {
                 Some(EntryKind::Dir) => EntryKind::Dir,
                 _ => EntryKind::File,
