@@ -58,7 +58,13 @@ pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
 
 /// The facts every page's header gives. `extents`: the sizes are counted by extents (a walk
 /// with `--extents`, or a saved scan that was).
-fn facts(config: &Config, colours: Colours, total_top: bool, extents: bool) -> Facts {
+fn facts(
+    config: &Config,
+    colours: Colours,
+    total_top: bool,
+    extents: bool,
+    old_total: Option<u64>,
+) -> Facts {
     let mut notes = Vec::new();
     let paths = match &config.import {
         Some(imports) => {
@@ -85,6 +91,7 @@ fn facts(config: &Config, colours: Colours, total_top: bool, extents: bool) -> F
         extents,
         si: config.view.units == UnitStyle::HumanSi,
         total_top,
+        old_total,
         colours,
         notes,
     }
@@ -127,7 +134,11 @@ fn scan_page(
         _ => None,
     };
     let colours = match &owners {
-        Some((legend, _)) => Colours::Owner(legend.clone()),
+        Some((legend, index)) => {
+            // (the last is "others" when more owners than names were found)
+            let others = index.len() > legend.len();
+            Colours::Owner(legend.clone(), others)
+        }
         None => Colours::Kind,
     };
     let src = ScanSource {
@@ -143,7 +154,7 @@ fn scan_page(
         }),
     };
     let extents = !tree.sharing.is_empty();
-    let facts = facts(config, colours, top == TOTAL, extents);
+    let facts = facts(config, colours, top == TOTAL, extents, None);
     let written = render_html(&src, &facts, out);
     // the process exits next: unmapping the tree would only cost time (a TLB flush on every
     // CPU that ran a pool thread, as in print.rs)
@@ -209,7 +220,13 @@ fn diff_page(config: &Config, sides: &super::diff::Matched, out: &mut dyn Write)
     };
     render_html(
         &src,
-        &facts(config, Colours::Growth, false, config.extents),
+        &facts(
+            config,
+            Colours::Growth,
+            false,
+            config.extents,
+            Some(diff.old_size(diff.top())),
+        ),
         out,
     )
 }
