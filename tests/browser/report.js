@@ -23,6 +23,8 @@ async function main() {
   const page_file = path.resolve(process.argv[2]);
   const journey = JSON.parse(process.argv[3] || "{}");
   const url = "file://" + page_file.split("/").map(encodeURIComponent).join("/");
+  // {"hash": "#…"}: the page opened on that zoom
+  const start_url = url + (journey.hash || "");
   const browser = await chromium.launch({
     executablePath: process.env.HOGS_CHROMIUM || "/usr/bin/chromium",
     args: ARGS,
@@ -56,7 +58,7 @@ async function main() {
     page.on("pageerror", (e) => report.pageErrors.push(String(e)));
     page.on("dialog", (d) => { report.dialogs++; d.dismiss(); });
     const start = Date.now();
-    await page.goto(url);
+    await page.goto(start_url);
     await page.waitForSelector("body[data-ready]", { timeout: 30000 });
     report.loadMs = Date.now() - start;
     // read through locators, which need no code evaluated in the page (see `underPolicy`)
@@ -177,11 +179,13 @@ function view(page) {
       blank: blank / 10000,
       mapWidth: m.width,
       pageWidth: document.documentElement.scrollWidth,
-      pop: document.getElementById("pop").hidden ? null : document.getElementById("pop").textContent,
+      pop: (document.getElementById("pop") || { hidden: true }).hidden ? null : document.getElementById("pop").textContent,
       hash: location.hash,
       crumbs: Array.from(document.querySelectorAll("#crumbs li")).map((l) => l.textContent),
       table: Array.from(document.querySelectorAll("#table tbody tr td:first-child")).map((t) => t.firstChild.textContent),
       caption: document.getElementById("caption").textContent,
+      shares: Array.from(document.querySelectorAll("#table tbody tr:not(.gone) td:nth-child(3)")).map((t) => t.textContent),
+      sizes: Array.from(document.querySelectorAll("#table tbody tr td:nth-child(2)")).map((t) => t.textContent),
       rects: Array.from(document.querySelectorAll("#map > .r")).map(rect),
       nested: document.querySelectorAll("#map .r .r").length,
       focused: document.activeElement && document.activeElement.closest("tbody tr")

@@ -19,7 +19,7 @@ fn browser_dir() -> PathBuf {
 }
 
 /// What tests/browser/report.js saw of `page`, or `None` (said) when there is no browser.
-fn browser_report(env: &TestEnv, page: &str, journey: &str) -> Option<Value> {
+pub(crate) fn browser_report(env: &TestEnv, page: &str, journey: &str) -> Option<Value> {
     let chromium = Path::new("/usr/bin/chromium");
     let driver = browser_dir().join("node_modules/playwright-core");
     let node = Command::new("node").arg("--version").output();
@@ -54,7 +54,7 @@ fn browser_report(env: &TestEnv, page: &str, journey: &str) -> Option<Value> {
     Some(report)
 }
 
-fn write_page(env: &TestEnv, args: &[&str]) {
+pub(crate) fn write_page(env: &TestEnv, args: &[&str]) {
     let out = env.run(args);
     assert!(
         out.status.success(),
@@ -65,7 +65,7 @@ fn write_page(env: &TestEnv, args: &[&str]) {
 }
 
 /// The top rectangles as (data-path, data-size).
-fn rects(view: &Value) -> Vec<(String, u64)> {
+pub(crate) fn rects(view: &Value) -> Vec<(String, u64)> {
     let rects = view["rects"].as_array().expect("rects");
     let mut v: Vec<(String, u64)> = rects
         .iter()
@@ -79,7 +79,7 @@ fn rects(view: &Value) -> Vec<(String, u64)> {
 }
 
 /// du's children of `dir` with `flags`, as (path, size) like the page's data-path.
-fn du_rects(env: &TestEnv, flags: &[&str], dir: &str) -> Vec<(String, u64)> {
+pub(crate) fn du_rects(env: &TestEnv, flags: &[&str], dir: &str) -> Vec<(String, u64)> {
     let mut v: Vec<(String, u64)> = env
         .du_children(flags, dir)
         .into_iter()
@@ -92,11 +92,11 @@ fn du_rects(env: &TestEnv, flags: &[&str], dir: &str) -> Vec<(String, u64)> {
 
 /// A path as the page's `data-path` holds it: escaped as the terminal views escape it, and
 /// a backslash of the name itself doubled (so that no two names become one).
-fn page_path(path: &str) -> String {
+pub(crate) fn page_path(path: &str) -> String {
     path.replace('\\', "\\\\")
 }
 
-fn strings(v: &Value) -> Vec<String> {
+pub(crate) fn strings(v: &Value) -> Vec<String> {
     let items = v.as_array().expect("an array");
     items
         .iter()
@@ -123,7 +123,7 @@ fn assert_areas_proportional(view: &Value) {
     }
 }
 
-fn tree(env: &TestEnv) {
+pub(crate) fn tree(env: &TestEnv) {
     env.file("t/a/big.bin", 300_000)
         .file("t/a/b/x.mp4", 100_000)
         .file("t/a/small", 20_000)
