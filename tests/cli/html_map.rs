@@ -90,9 +90,10 @@ fn html_map_draws_every_child_and_no_white_at_three_window_sizes() {
 #[test]
 fn html_map_draws_every_path_given() {
     let env = TestEnv::new();
-    env.file("p/one/big", 3_000_000)
-        .file("q/two/big", 2_000_000)
-        .file("r/three", 1_000_000);
+    // the first path holds more entries than the page draws at once
+    env.mkdir("p/one");
+    env.bash("cd p/one && for i in $(seq 1 6000); do printf x > f$i; done");
+    env.file("q/two/big", 12_000_000).file("r/three", 6_000_000);
     write_page(&env, &["--html", "page.html", "p", "q", "r"]);
     let Some(report) = browser_report(&env, "page.html", "{}") else {
         return;
