@@ -134,11 +134,7 @@ fn scan_page(
         _ => None,
     };
     let colours = match &owners {
-        Some((legend, index)) => {
-            // (the last is "others" when more owners than names were found)
-            let others = index.len() > legend.len();
-            Colours::Owner(legend.clone(), others)
-        }
+        Some((legend, others, _)) => Colours::Owner(legend.clone(), others.clone()),
         None => Colours::Kind,
     };
     let src = ScanSource {
@@ -146,7 +142,7 @@ fn scan_page(
         top,
         sel: &sel,
         labels: &labels,
-        owners: owners.as_ref().map(|(legend, index)| {
+        owners: owners.as_ref().map(|(legend, _, index)| {
             (
                 index,
                 u32::try_from(legend.len().saturating_sub(1)).unwrap_or(0),
@@ -163,13 +159,15 @@ fn scan_page(
 }
 
 /// `--by-owner`: the legend (each owner's name and usage, the smallest ones summed as
-/// "others") and each uid's place in it.
+/// "others"), the names of the owners summed as others, and each uid's colour: its place in
+/// the legend, or past its end the place of its name among the others' (drawn in the colour
+/// of "others", named by its own name).
 #[allow(clippy::type_complexity)]
 fn owner_legend(
     config: &Config,
     tree: &Tree,
     top: NodeId,
-) -> Result<(Vec<(Vec<u8>, u64)>, FxHashMap<u32, u32>), ExitStatus> {
+) -> Result<(Vec<(Vec<u8>, u64)>, Vec<Vec<u8>>, FxHashMap<u32, u32>), ExitStatus> {
     let mode = config.walk.mode;
     let Some(found) = owners::owners_of(tree, top, mode) else {
         let file = config.import.as_ref().and_then(|i| i.files.first());
@@ -190,16 +188,24 @@ fn owner_legend(
         .iter()
         .map(|u| (names.name(u.uid), u.size(mode)))
         .collect();
+    let others: Vec<Vec<u8>> = found[named..].iter().map(|u| names.name(u.uid)).collect();
+    if !others.is_empty() {
+        let rest = found[named..].iter().map(|u| u.size(mode)).sum();
+        legend.push((format!("{} others", others.len()).into_bytes(), rest));
+    }
     let index = found
         .iter()
         .enumerate()
-        .map(|(i, u)| (u.uid, u32::try_from(i.min(named)).unwrap_or(0)))
+        .map(|(i, u)| {
+            let at = if i < named {
+                i
+            } else {
+                legend.len() + i - named
+            };
+            (u.uid, u32::try_from(at).unwrap_or(u32::MAX))
+        })
         .collect();
-    if found.len() > named {
-        let rest = found[named..].iter().map(|u| u.size(mode)).sum();
-        legend.push((format!("{} others", found.len() - named).into_bytes(), rest));
-    }
-    Ok((legend, index))
+    Ok((legend, others, index))
 }
 
 /// The comparison's page: every entry there now and what is gone, coloured by growth.

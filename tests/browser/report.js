@@ -164,7 +164,8 @@ function view(page) {
     const rect = (e) => {
       const b = e.getBoundingClientRect();
       return { path: e.getAttribute("data-path"), size: Number(e.getAttribute("data-size")),
-        area: b.width * b.height, folded: e.hasAttribute("data-folded") };
+        area: b.width * b.height, folded: e.hasAttribute("data-folded"),
+        colour: getComputedStyle(e).backgroundColor };
     };
     // the map's blank: points of a 100 by 100 grid over it where no rectangle is
     const m = document.getElementById("map").getBoundingClientRect();
@@ -184,6 +185,7 @@ function view(page) {
       crumbs: Array.from(document.querySelectorAll("#crumbs li")).map((l) => l.textContent),
       table: Array.from(document.querySelectorAll("#table tbody tr td:first-child")).map((t) => t.firstChild.textContent),
       caption: document.getElementById("caption").textContent,
+      owners: Array.from(document.querySelectorAll("#table tbody tr")).map((t) => [t.querySelector("td").firstChild.textContent, (t.querySelector("td.owner-only") || {}).textContent || ""]),
       shares: Array.from(document.querySelectorAll("#table tbody tr:not(.gone) td:nth-child(3)")).map((t) => t.textContent),
       sizes: Array.from(document.querySelectorAll("#table tbody tr td:nth-child(2)")).map((t) => t.textContent),
       rects: Array.from(document.querySelectorAll("#map > .r")).map(rect),

@@ -330,3 +330,55 @@ fn html_units_say_which() {
     let text = si["text"].as_str().expect("text");
     assert!(text.contains("434K") && !text.contains("Ki"), "{text}");
 }
+
+#[test]
+fn html_owners_have_distinct_colours_others_grey_and_named() {
+    if !crate::util::is_root() {
+        skip!("skipped: --by-owner's page needs files of other owners (root to chown)");
+        return;
+    }
+    let env = TestEnv::new();
+    // 14 owners and root: 11 named in the legend, 4 summed as "others"
+    for i in 1..=14u64 {
+        env.file(format!("t/o{i:02}/data"), (15 - i) * 100_000);
+        env.bash(&format!("chown -R {} t/o{i:02}", 2000 + i));
+    }
+    write_page(&env, &["--by-owner", "--html", "page.html", "t"]);
+    let Some(report) = browser_report(&env, "page.html", "{}") else {
+        return;
+    };
+    let first = &report["first"];
+    let colour = |dir: &str| -> String {
+        let rects = first["rects"].as_array().expect("rects");
+        let r = rects.iter().find(|r| r["path"] == format!("t/{dir}"));
+        r.expect("drawn")["colour"]
+            .as_str()
+            .expect("colour")
+            .to_owned()
+    };
+    let named: Vec<String> = (1..=11).map(|i| colour(&format!("o{i:02}"))).collect();
+    let mut distinct = named.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 11, "{named:?}");
+    let grey = colour("o12");
+    for i in 12..=14 {
+        assert_eq!(colour(&format!("o{i}")), grey);
+    }
+    let rgb: Vec<&str> = grey
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(", ")
+        .collect();
+    assert!(
+        rgb.iter().all(|c| *c == rgb[0]),
+        "others are not grey: {grey}"
+    );
+    assert!(!named.contains(&grey), "{grey} is an owner's too");
+    // each row names its owner, one of the others too
+    let owners = first["owners"].as_array().expect("owners");
+    let o14 = owners.iter().find(|o| o[0] == "o14").expect("o14 listed");
+    assert_eq!(o14[1], "2014");
+    // (and root, t's own owner, with the fewest bytes)
+    assert!(report["text"].as_str().expect("text").contains("4 others"));
+}

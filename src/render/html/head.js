@@ -13,7 +13,7 @@ function legend() {
   if (diff) {
     GROWTH.forEach((g, n) => item(n === GONE ? g + " (listed, no area)" : g, "g-" + n));
   } else if (facts.colours === "owner") {
-    facts.owners.forEach(([name, size], n) => item(name + " " + human(size), "", ownerColour(n)));
+    facts.owners.forEach(([name, size], n) => item(shownName(name) + " " + human(size), "", ownerColour(n)));
   } else {
     const seen = new Set(rows.map((r) => (r[KIND] === "f" ? fileClass(r[NAME]) : "k-" + r[KIND])));
     [["k-d", "directory"], ["k-f", "file"], ["x-media", "media"], ["x-archive", "archive, image"],

@@ -58,8 +58,7 @@ function row(i, n) {
   return tr;
 }
 function owner(i) {
-  const c = rows[i][CLASS];
-  return facts.colours === "owner" && c !== null && facts.owners[c] ? facts.owners[c][0] : "";
+  return facts.colours === "owner" ? ownerName(rows[i][CLASS]) : "";
 }
 function table() {
   document.getElementById("caption").textContent = caption();

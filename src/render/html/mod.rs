@@ -65,8 +65,9 @@ pub enum Colours {
     /// The kind of entry (files by the kind of their name's extension, in the page).
     Kind,
     /// `--by-owner`: each owner's name and usage, biggest first; the last is "others" when
-    /// the flag says so (the owners past the legend's colours, summed).
-    Owner(Vec<(Vec<u8>, u64)>, bool),
+    /// there are owners past the legend's colours, whose names come second (an entry's class
+    /// past the legend is the place of its owner's name there).
+    Owner(Vec<(Vec<u8>, u64)>, Vec<Vec<u8>>),
     /// `--diff`: [`source::GROWTH`].
     Growth,
 }
@@ -132,10 +133,17 @@ fn write_facts(facts: &Facts, total: u64, out: &mut dyn Write) -> io::Result<()>
         Colours::Kind => out.write_all(b"\"kind\"")?,
         Colours::Growth => out.write_all(b"\"growth\"")?,
         Colours::Owner(owners, others) => {
-            write!(out, "\"owner\",\"ownersOthers\":{others},\"owners\":[")?;
+            out.write_all(b"\"owner\",\"otherOwners\":[")?;
+            for (i, name) in others.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_str(out, &page_name(name))?;
+            }
+            out.write_all(b"],\"owners\":[")?;
             for (i, (name, size)) in owners.iter().enumerate() {
                 out.write_all(if i > 0 { b",[" } else { b"[" })?;
-                write_str(out, name)?;
+                write_str(out, &page_name(name))?;
                 write!(out, ",{size}]")?;
             }
             out.write_all(b"]")?;

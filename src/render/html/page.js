@@ -108,13 +108,22 @@ const EXT = {};
 const KINDS = { d: "directory", f: "file", l: "symlink", o: "other", m: "smaller entries, folded" };
 const GROWTH = ["grown", "shrunk", "new", "gone", "unchanged"];
 const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
-// owners: a colour each from a palette of distinct hues, "others" grey
+// owners: a colour each from a palette of distinct hues, "others" grey; an entry whose owner
+// is among the others has a class past the legend, the place of its owner's name there
 const OWNER_HUES = [210, 120, 30, 280, 0, 175, 55, 330, 95, 250, 15];
 function ownerColour(c) {
   const owners = facts.owners || [];
-  if (facts.ownersOthers && c === owners.length - 1) return dark ? "#4a4a4a" : "#c8c8c8";
+  const others = (facts.otherOwners || []).length > 0;
+  if (others && c >= owners.length - 1) return dark ? "#4a4a4a" : "#c8c8c8";
   const hue = OWNER_HUES[c % OWNER_HUES.length];
   return dark ? "hsl(" + hue + " 45% 34%)" : "hsl(" + hue + " 65% 72%)";
+}
+function ownerName(c) {
+  const owners = facts.owners || [];
+  if (c === null || c === undefined) return "";
+  if (c < owners.length) return shownName(owners[c][0]);
+  const name = (facts.otherOwners || [])[c - owners.length];
+  return name === undefined ? "" : shownName(name);
 }
 function fileClass(name) {
   // `libLLVM-15.so.1`: a shared library by the extension before its version

@@ -17,9 +17,7 @@ function describe(i) {
   if (r[MTIME] > 0) parts.push("modified " + when(r[MTIME]));
   if (r.length > SHARED) parts.push("exclusive " + human(r[EXCL]) + ", shared " + human(r[SHARED]));
   if (diff && !gone(i)) parts.push(GROWTH[r[CLASS]] + " " + signed(change(i)) + " (was " + human(r[OLD]) + ")");
-  if (facts.colours === "owner" && r[CLASS] !== null && facts.owners[r[CLASS]]) {
-    parts.push("owner " + facts.owners[r[CLASS]][0]);
-  }
+  if (facts.colours === "owner" && ownerName(r[CLASS])) parts.push("owner " + ownerName(r[CLASS]));
   return parts.join(" · ");
 }
 function describeRect(e) {
