@@ -4,7 +4,7 @@
 
 use std::io;
 
-use crate::error::report_streamed_error;
+use crate::error::{report_streamed_error, report_streamed_unfilled};
 use crate::tree::{LinkKey, Node, PostOrderBuilder, ScanSink, StatExtra};
 use crate::walk::ErrorKind;
 
@@ -43,6 +43,20 @@ impl Streamed {
     /// Completes what was written (see [`ScanSink::finish`]).
     pub fn finish(self) -> io::Result<()> {
         self.writer.finish()
+    }
+
+    /// Reports a directory `name` of the directory open, left out by the part `by` of a merge
+    /// and scanned by no part (the writer keeps such a directory out of its open ones).
+    pub(super) fn report_unfilled(&mut self, name: &[u8], by: &[u8]) {
+        let mut path = self.writer.path();
+        if path.last() != Some(&b'/') {
+            path.push(b'/');
+        }
+        path.extend_from_slice(name);
+        self.errors += 1;
+        if !self.quiet {
+            report_streamed_unfilled(&path, by, self.to_terminal);
+        }
     }
 
     /// Reports an error at the path of the directory open, or of `name` in it.
