@@ -103,6 +103,9 @@ fn write(
         ExportFormat::JsonZst => {
             // ncdu 2.8's default level for `-c`
             let mut z = zstd::stream::write::Encoder::new(out, 4)?;
+            // a flipped bit inside the compressed data may still decode: the checksum
+            // makes the reader refuse it
+            z.include_checksum(true)?;
             ncdu::write_ncdu(tree, root, errors, opts, &mut z)?;
             z.finish().map(drop)
         }

@@ -40,6 +40,15 @@ fn block_size(num: u32) -> usize {
     }
 }
 
+/// A compressor of blocks: each frame carries its content checksum, so that a reader
+/// refuses a flipped bit inside compressed data, which may still decode (ncdu 2.8 reads such
+/// frames; its own carry none, and a reader takes both).
+fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    let mut zstd = zstd::bulk::Compressor::new(LEVEL)?;
+    zstd.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+    Ok(zstd)
+}
+
 /// Writes an export: the signature at once, each data block as it fills, the index at
 /// [`BinWriter::finish`].
 pub struct BinWriter<W: Write> {
@@ -92,7 +101,7 @@ impl<W: Write> BinWriter<W> {
                 index: Vec::new(),
                 written: MAGIC.len() as u64,
             },
-            zstd: zstd::bulk::Compressor::new(LEVEL)?,
+            zstd: compressor()?,
         })
     }
 
@@ -358,7 +367,7 @@ mod tests {
             index: Vec::new(),
             written: MAGIC.len() as u64,
         };
-        let mut zstd = zstd::bulk::Compressor::new(LEVEL).expect("zstd");
+        let mut zstd = compressor().expect("zstd");
         for block in blocks.iter().rev() {
             out.block(&mut zstd, block).expect("to a Vec");
         }
