@@ -229,6 +229,8 @@ pub(crate) fn small_export(kids: usize, items: Option<u64>) -> Vec<u8> {
         name: b"/r".to_vec(),
         sub: prev,
         items: items.or(Some(kids as u64)),
+        cumasize: Some(100 * kids as u64),
+        cumdsize: Some(4096 * kids as u64),
         ..Item::default()
     };
     let root = w.item(&root).expect("root");

@@ -19,6 +19,7 @@
 mod below;
 mod chain;
 mod names;
+mod verify;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -147,6 +148,10 @@ pub struct LazyTree<S> {
     /// Directories whose hard links are known to count, or not.
     links: RefCell<FxHashMap<u64, bool>>,
     listing: RefCell<Option<Listing>>,
+    /// Directories checked against their entries ([`verify`]), and the entries they list (a
+    /// bit per byte offset of each block).
+    checked: RefCell<FxHashSet<u64>>,
+    seen: RefCell<FxHashMap<u32, Vec<u64>>>,
     names: Names,
     compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The two names being compared.
@@ -206,6 +211,8 @@ impl<S: ReadAt> LazyTree<S> {
             counts: RefCell::default(),
             links: RefCell::default(),
             listing: RefCell::new(None),
+            checked: RefCell::default(),
+            seen: RefCell::default(),
             names: Names::new(),
             compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
             compared: RefCell::default(),
@@ -373,9 +380,14 @@ impl<S: ReadAt> LazyTree<S> {
         let f = self.facts(dir);
         let mut walk = Chain::new(dir, &f);
         let (mut count, mut marks) = (0, Vec::new());
+        let (fresh, mut added) = (self.unchecked(dir), verify::Added::default());
         while let Some((at, c)) = walk.next(self) {
             if walk.steps % SEGMENT as u64 == 1 {
                 marks.push(at);
+            }
+            if fresh {
+                self.met(dir, at);
+                added.add(&c);
             }
             count += usize::from(c.etype != etype::ERR);
             if c.etype == etype::ERR && !f.errors {
@@ -388,6 +400,9 @@ impl<S: ReadAt> LazyTree<S> {
                     c.items, f.items
                 )));
             }
+        }
+        if fresh && !self.stopped() {
+            self.verify(dir, &f, &added);
         }
         let listing = Listing {
             dir,
@@ -490,6 +505,9 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
 
     fn size(&self, id: ItemId, mode: SizeMode) -> u64 {
         let f = self.shown(id);
+        if f.etype == etype::DIR && matches!(mode, SizeMode::Disk | SizeMode::Apparent) {
+            self.verify_shown(self.root_if_total(id));
+        }
         match mode {
             SizeMode::Disk => f.disk,
             SizeMode::Apparent => f.apparent,

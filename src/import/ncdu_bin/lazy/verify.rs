@@ -1,0 +1,128 @@
+//! Each directory a view reads checked once against its entries, as the whole import checks
+//! it: its stored totals (`cumdsize`, `cumasize`, which the view shows) must be its own sizes
+//! and its entries' added up, and no entry may be listed by two directories. A damaged or
+//! crafted file is then refused on demand as it is when loaded, never shown with other
+//! numbers.
+//!
+//! The hard links among the entries are counted as the format records them: all of them
+//! when they add up (none was left out), otherwise only the whole file tells which name
+//! counts, and the view hands the run to the whole import, which checks the totals exactly;
+//! totals below what the other entries add up to, or above what every name adds up to, are
+//! damage.
+
+use std::collections::hash_map::Entry;
+
+use super::{damaged, Facts, LazyTree, Stop, UNSURE_LINK};
+use crate::export::ncdu_bin::format::{etype, OFFSET_BITS, OFFSET_MASK};
+use crate::import::ncdu_bin::ReadAt;
+
+/// What the entries of one directory add up to, hard links apart.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Added {
+    /// Entries other than hard links: (disk, apparent).
+    plain: (u64, u64),
+    /// Hard links, every name counted (and directories ncdu says share some).
+    links: (u64, u64),
+    has_links: bool,
+}
+
+fn plus(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+}
+
+impl Added {
+    pub(super) fn add(&mut self, c: &Facts) {
+        let counted = c.etype == etype::DIR || c.flags & crate::tree::flags::UNCOUNTED == 0;
+        if !counted || c.etype == etype::ERR {
+            return;
+        }
+        // a hard link, or a directory whose totals ncdu says count inodes that directories
+        // elsewhere count too: how much of it counts here only the whole file tells
+        match c.etype {
+            _ if c.etype == etype::LINK || c.shares => {
+                self.links = plus(self.links, (c.disk, c.apparent));
+                self.has_links = true;
+            }
+            _ => self.plain = plus(self.plain, (c.disk, c.apparent)),
+        }
+    }
+}
+
+impl<S: ReadAt> LazyTree<S> {
+    /// Whether directory `dir`'s entries are still to be checked (and marked as met).
+    pub(super) fn unchecked(&self, dir: u64) -> bool {
+        !self.checked.borrow().contains(&dir)
+    }
+
+    /// Records entry `at` as listed by directory `dir`, refusing one another directory lists.
+    pub(super) fn met(&self, dir: u64, at: u64) {
+        let num = (at >> OFFSET_BITS) as u32;
+        let mut seen = self.seen.borrow_mut();
+        let bits = match seen.entry(num) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let Ok(len) = self.file.borrow_mut().block_len(num) else {
+                    return; // read already: not reached
+                };
+                e.insert(vec![0; len.div_ceil(64)])
+            }
+        };
+        let off = (at & OFFSET_MASK) as usize;
+        let (word, bit) = (off / 64, 1u64 << (off % 64));
+        let Some(w) = bits.get_mut(word) else { return };
+        if *w & bit != 0 {
+            drop(seen);
+            self.fail(damaged(format!(
+                "item {at:#x} is listed by two directories (one of them item {dir:#x})"
+            )));
+            return;
+        }
+        *w |= bit;
+    }
+
+    /// Checks directory `dir` (its facts `f`) against what its entries add up to, once.
+    pub(super) fn verify(&self, dir: u64, f: &Facts, added: &Added) {
+        if !self.checked.borrow_mut().insert(dir) {
+            return;
+        }
+        let stored = (f.disk, f.apparent);
+        let least = plus(f.own, added.plain);
+        let most = plus(least, added.links);
+        if stored == most {
+            return;
+        }
+        let within = |i: fn((u64, u64)) -> u64| (i(least)..=i(most)).contains(&i(stored));
+        let within = within(|p| p.0) && within(|p| p.1);
+        if added.has_links && within && !f.shares {
+            if !self.browsing {
+                self.fail(Stop::Load(UNSURE_LINK));
+            }
+            return;
+        }
+        if f.shares && within {
+            return; // ncdu's totals: the view hands the run to the whole import anyway
+        }
+        let mut name = Vec::new();
+        match dir == self.root {
+            true => name.clone_from(&self.root_name),
+            false => self.read_name(dir, &mut name),
+        }
+        self.fail(damaged(format!(
+            "directory {} (item {dir:#x}) says it holds {} bytes on disk, {} apparent; its \
+             entries add up to {}, {}",
+            crate::render::escape::shown(&name, true),
+            stored.0,
+            stored.1,
+            most.0,
+            most.1
+        )));
+    }
+
+    /// Checks the directory behind a size a view shows (the root's, or one it has not
+    /// listed): the totals shown are what its entries add up to.
+    pub(super) fn verify_shown(&self, dir: u64) {
+        if self.unchecked(dir) && !self.stopped() {
+            self.list(dir);
+        }
+    }
+}
