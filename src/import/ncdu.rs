@@ -44,7 +44,7 @@ mod out;
 mod parser;
 
 pub(crate) use binary::kind_and_flags;
-pub use binary::read_binary;
+pub use binary::{read_binary, read_binary_walked};
 pub(super) use binary::{read_binary_part, read_binary_root_name};
 pub use out::Streamed;
 

@@ -78,10 +78,10 @@ fn flip_bits(env: &TestEnv, file: &str, flips: usize, seed: u64, hows: &[&str]) 
                 let err = String::from_utf8_lossy(&out.stderr);
                 let what = format!("{file}, bit {bit} flipped, {view:?} {how}: {err}");
                 if out.status.success() {
-                    assert_eq!(
-                        String::from_utf8_lossy(&out.stdout),
-                        String::from_utf8_lossy(want),
-                        "{what}"
+                    // (the outputs are long: said as a difference, not printed whole)
+                    assert!(
+                        out.stdout == *want,
+                        "{what}: accepted, and shows other names or sizes"
                     );
                     continue;
                 }

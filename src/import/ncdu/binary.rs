@@ -31,9 +31,22 @@ use crate::render::escape::shown;
 
 /// Reads a whole binary export, keeping identities and extra facts only as asked.
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
+    read_whole(src, keep, true)
+}
+
+/// [`read_binary`] of an export a streamed walk wrote and nothing wrote again in du's order
+/// (`--diff OLD PATH`'s temporary export): a hard link's name that counts in its totals is
+/// the first the walk's threads met, so they are checked as a merge's part's are.
+pub fn read_binary_walked<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
+    read_whole(src, keep, false)
+}
+
+fn read_whole<S: ReadAt>(src: S, keep: Keep, exact: bool) -> Result<Import, ImportError> {
     let mut sink = Sink::new(keep);
     sink.sharing = None; // the format has no `--extents` values
-    let meta = Loader::new(BinFile::open(src)?, &mut sink, None).run()?;
+    let mut loader = Loader::new(BinFile::open(src)?, &mut sink, None);
+    loader.exact = exact;
+    let meta = loader.run()?;
     Ok(Import {
         scan: sink.into_scan(),
         meta,
@@ -155,6 +168,8 @@ struct Loader<'s, S> {
     mount: Option<Mount<'s>>,
     /// Hard links met (`link` items).
     hard_links: u64,
+    /// Whether the stored totals count each hard link at its first name in the file.
+    exact: bool,
 }
 
 /// What [`Loader::enter`] made of an item.
@@ -175,8 +190,9 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             sink,
             seen: FxHashMap::default(),
             item: Item::default(),
-            mount,
             hard_links: 0,
+            exact: mount.is_none(),
+            mount,
         }
     }
 
@@ -244,7 +260,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                 done.itemref, done.found
             )));
         }
-        if !done.sums.agree(self.mount.is_none()) {
+        if !done.sums.agree(self.exact) {
             let mut path = Vec::new();
             for dir in open.iter().chain([&done]) {
                 if !path.is_empty() && path.last() != Some(&b'/') {

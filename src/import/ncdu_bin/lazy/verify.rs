@@ -16,14 +16,21 @@ use super::{damaged, Facts, LazyTree, Stop, UNSURE_LINK};
 use crate::export::ncdu_bin::format::{etype, OFFSET_BITS, OFFSET_MASK};
 use crate::import::ncdu_bin::ReadAt;
 
+/// Hard links kept to find which of them a directory's totals count: more hand the run to
+/// the whole import (2^16 subsets tried at most).
+const LINKS_TRIED: usize = 16;
+
 /// What the entries of one directory add up to, hard links apart.
-#[derive(Default, Clone, Copy)]
+#[derive(Default)]
 pub(super) struct Added {
     /// Entries other than hard links: (disk, apparent).
     plain: (u64, u64),
     /// Hard links, every name counted (and directories ncdu says share some).
     links: (u64, u64),
     has_links: bool,
+    /// The first [`LINKS_TRIED`] of them, and whether there were more.
+    each: Vec<(u64, u64)>,
+    more: bool,
 }
 
 fn plus(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
@@ -42,9 +49,26 @@ impl Added {
             _ if c.etype == etype::LINK || c.shares => {
                 self.links = plus(self.links, (c.disk, c.apparent));
                 self.has_links = true;
+                match self.each.len() < LINKS_TRIED && !c.shares {
+                    true => self.each.push((c.disk, c.apparent)),
+                    false => self.more = true,
+                }
             }
             _ => self.plain = plus(self.plain, (c.disk, c.apparent)),
         }
+    }
+
+    /// Whether `extra` is what some of the hard links add up to (each name counts in one
+    /// directory: the stored totals count some of them).
+    fn some_links_make(&self, extra: (u64, u64)) -> bool {
+        (0u32..1 << self.each.len()).any(|set| {
+            let picked = self
+                .each
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| set >> i & 1 != 0);
+            picked.fold((0, 0), |sum, (_, &l)| plus(sum, l)) == extra
+        })
     }
 }
 
@@ -94,10 +118,17 @@ impl<S: ReadAt> LazyTree<S> {
         let within = |i: fn((u64, u64)) -> u64| (i(least)..=i(most)).contains(&i(stored));
         let within = within(|p| p.0) && within(|p| p.1);
         if added.has_links && within && !f.shares {
-            if !self.browsing {
-                self.fail(Stop::Load(UNSURE_LINK));
+            let extra = (stored.0 - least.0, stored.1 - least.1);
+            if added.more {
+                // which links count only the whole import tells
+                if !self.browsing {
+                    self.fail(Stop::Load(UNSURE_LINK));
+                }
+                return;
             }
-            return;
+            if added.some_links_make(extra) {
+                return;
+            }
         }
         if f.shares && within {
             return; // ncdu's totals: the view hands the run to the whole import anyway
