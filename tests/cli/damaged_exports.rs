@@ -166,7 +166,7 @@ impl Crafted {
 }
 
 /// `/r` holding one file of 4 KiB, its totals `cum`.
-fn one_file(cum: u64, path: &Path) {
+pub(crate) fn one_file(cum: u64, path: &Path) {
     let mut c = Crafted::new();
     let f = c.put(file_item("f", 4096, None));
     let root = c.put(dir_item("/r", Some(f), None, 1, cum));
