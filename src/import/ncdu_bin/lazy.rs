@@ -148,10 +148,8 @@ pub struct LazyTree<S> {
     /// Directories whose hard links are known to count, or not.
     links: RefCell<FxHashMap<u64, bool>>,
     listing: RefCell<Option<Listing>>,
-    /// Directories checked against their entries ([`verify`]), and the entries they list (a
-    /// bit per byte offset of each block).
-    checked: RefCell<FxHashSet<u64>>,
-    seen: RefCell<FxHashMap<u32, Vec<u64>>>,
+    /// Directories checked against their entries ([`verify`]).
+    verified: verify::Verified,
     names: Names,
     compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The two names being compared.
@@ -211,8 +209,7 @@ impl<S: ReadAt> LazyTree<S> {
             counts: RefCell::default(),
             links: RefCell::default(),
             listing: RefCell::new(None),
-            checked: RefCell::default(),
-            seen: RefCell::default(),
+            verified: verify::Verified::default(),
             names: Names::new(),
             compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
             compared: RefCell::default(),
@@ -380,15 +377,12 @@ impl<S: ReadAt> LazyTree<S> {
         let f = self.facts(dir);
         let mut walk = Chain::new(dir, &f);
         let (mut count, mut marks) = (0, Vec::new());
-        let (fresh, mut added) = (self.unchecked(dir), verify::Added::default());
+        let mut check = verify::Check::new(self, dir);
         while let Some((at, c)) = walk.next(self) {
             if walk.steps % SEGMENT as u64 == 1 {
                 marks.push(at);
             }
-            if fresh {
-                self.met(dir, at);
-                added.add(&c);
-            }
+            check.entry(self, dir, at, &c);
             count += usize::from(c.etype != etype::ERR);
             if c.etype == etype::ERR && !f.errors {
                 // the errors found on demand would miss it
@@ -401,9 +395,7 @@ impl<S: ReadAt> LazyTree<S> {
                 )));
             }
         }
-        if fresh && !self.stopped() {
-            self.verify(dir, &f, &added);
-        }
+        check.finish(self, dir, &f);
         let listing = Listing {
             dir,
             count,

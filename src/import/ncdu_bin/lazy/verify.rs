@@ -10,11 +10,51 @@
 //! totals below what the other entries add up to, or above what every name adds up to, are
 //! damage.
 
+use std::cell::RefCell;
 use std::collections::hash_map::Entry;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{damaged, Facts, LazyTree, Stop, UNSURE_LINK};
 use crate::export::ncdu_bin::format::{etype, OFFSET_BITS, OFFSET_MASK};
 use crate::import::ncdu_bin::ReadAt;
+
+/// The directories checked, and the entries they list (a bit per byte offset of each block).
+#[derive(Default)]
+pub(super) struct Verified {
+    checked: RefCell<FxHashSet<u64>>,
+    seen: RefCell<FxHashMap<u32, Vec<u64>>>,
+}
+
+/// One directory's entries being read: added up and marked as met the first time only.
+pub(super) struct Check {
+    fresh: bool,
+    added: Added,
+}
+
+impl Check {
+    pub(super) fn new<S: ReadAt>(tree: &LazyTree<S>, dir: u64) -> Check {
+        Check {
+            fresh: tree.unchecked(dir),
+            added: Added::default(),
+        }
+    }
+
+    /// Directory `dir` lists entry `at` (its facts `c`).
+    pub(super) fn entry<S: ReadAt>(&mut self, tree: &LazyTree<S>, dir: u64, at: u64, c: &Facts) {
+        if self.fresh {
+            tree.met(dir, at);
+            self.added.add(c);
+        }
+    }
+
+    /// Every entry of directory `dir` (its facts `f`) read: its totals checked.
+    pub(super) fn finish<S: ReadAt>(&self, tree: &LazyTree<S>, dir: u64, f: &Facts) {
+        if self.fresh && !tree.stopped() {
+            tree.verify(dir, f, &self.added);
+        }
+    }
+}
 
 /// Hard links kept to find which of them a directory's totals count: more hand the run to
 /// the whole import (2^16 subsets tried at most).
@@ -22,7 +62,7 @@ const LINKS_TRIED: usize = 16;
 
 /// What the entries of one directory add up to, hard links apart.
 #[derive(Default)]
-pub(super) struct Added {
+struct Added {
     /// Entries other than hard links: (disk, apparent).
     plain: (u64, u64),
     /// Hard links, every name counted (and directories ncdu says share some).
@@ -38,7 +78,7 @@ fn plus(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
 }
 
 impl Added {
-    pub(super) fn add(&mut self, c: &Facts) {
+    fn add(&mut self, c: &Facts) {
         let counted = c.etype == etype::DIR || c.flags & crate::tree::flags::UNCOUNTED == 0;
         if !counted || c.etype == etype::ERR {
             return;
@@ -75,13 +115,13 @@ impl Added {
 impl<S: ReadAt> LazyTree<S> {
     /// Whether directory `dir`'s entries are still to be checked (and marked as met).
     pub(super) fn unchecked(&self, dir: u64) -> bool {
-        !self.checked.borrow().contains(&dir)
+        !self.verified.checked.borrow().contains(&dir)
     }
 
     /// Records entry `at` as listed by directory `dir`, refusing one another directory lists.
-    pub(super) fn met(&self, dir: u64, at: u64) {
+    fn met(&self, dir: u64, at: u64) {
         let num = (at >> OFFSET_BITS) as u32;
-        let mut seen = self.seen.borrow_mut();
+        let mut seen = self.verified.seen.borrow_mut();
         let bits = match seen.entry(num) {
             Entry::Occupied(e) => e.into_mut(),
             Entry::Vacant(e) => {
@@ -105,8 +145,8 @@ impl<S: ReadAt> LazyTree<S> {
     }
 
     /// Checks directory `dir` (its facts `f`) against what its entries add up to, once.
-    pub(super) fn verify(&self, dir: u64, f: &Facts, added: &Added) {
-        if !self.checked.borrow_mut().insert(dir) {
+    fn verify(&self, dir: u64, f: &Facts, added: &Added) {
+        if !self.verified.checked.borrow_mut().insert(dir) {
             return;
         }
         let stored = (f.disk, f.apparent);
