@@ -19,8 +19,9 @@ use crate::config::{Config, DiffOptions};
 use crate::diff::on_demand::Paired;
 use crate::diff::Diff;
 use crate::error::{fail, report_errors_by_path, report_scan_errors, say, ExitStatus};
-use crate::export::{self, ncdu_bin};
-use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
+use crate::export;
+use crate::formats::ncdu_bin;
+use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::render::escape::shown;
 use crate::tree::TreeView;
 use crate::vocab::SizeMode;
@@ -219,7 +220,7 @@ fn loaded(config: &Config, opts: &DiffOptions, json: bool, temp: File, walk: &Sc
         Ok(scan) => scan,
         Err(msg) => return fail(msg),
     };
-    let new = match crate::import::ncdu::read_binary_walked(temp, keep) {
+    let new = match crate::formats::ncdu_bin::read_binary_walked(temp, keep) {
         Ok(import) => import.scan,
         Err(e) => return cannot(OsStr::new("(temporary export)"), &e, tty),
     };

@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::process::Output;
 
-use hogs::export::ncdu_bin::format::{etype, Item};
-use hogs::export::ncdu_bin::BinWriter;
+use hogs::formats::ncdu_bin::spec::{etype, Item};
+use hogs::formats::ncdu_bin::BinWriter;
 
 use crate::util::*;
 

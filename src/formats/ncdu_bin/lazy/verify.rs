@@ -16,8 +16,8 @@ use std::collections::hash_map::Entry;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{damaged, Facts, LazyTree, Stop, UNSURE_LINK};
-use crate::export::ncdu_bin::format::{etype, OFFSET_BITS, OFFSET_MASK};
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::spec::{etype, OFFSET_BITS, OFFSET_MASK};
+use crate::formats::ncdu_bin::ReadAt;
 
 /// The directories checked, and the entries they list (a bit per byte offset of each block).
 #[derive(Default)]
