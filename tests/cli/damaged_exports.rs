@@ -49,10 +49,15 @@ impl Rng {
     }
 }
 
-/// Flips `flips` random bits of `file`, one at a time, and runs each view on each damaged
-/// copy: refused with one line and exit status 1, or the very output of the undamaged file.
-/// Returns how many copies were refused.
-fn flip_bits(env: &TestEnv, file: &str, flips: usize, seed: u64, hows: &[&str]) -> usize {
+/// Random flips over a file (the file's bytes hold the temporary directory's path, so its
+/// length, and the bits flipped, change from run to run; the seed does not).
+const FLIPS: usize = 120;
+
+/// Flips `FLIPS` random bits of `file` (from `seed`) and then each of `bits` (counted from
+/// the end of the file), one at a time, and runs each view on each damaged copy: refused with
+/// one line and exit status 1, or the very output of the undamaged file. Returns how many
+/// copies were refused.
+fn flip_bits(env: &TestEnv, file: &str, seed: u64, bits: &[usize], hows: &[&str]) -> usize {
     let good = std::fs::read(env.path(file)).expect("the export");
     let views: [&[&str]; 2] = [&["-j"], &["-F", "-n", "5"]];
     let want: Vec<Vec<u8>> = views
@@ -65,9 +70,10 @@ fn flip_bits(env: &TestEnv, file: &str, flips: usize, seed: u64, hows: &[&str]) 
         .collect();
     let bad_name = format!("bad-{file}");
     let mut rng = Rng(seed);
+    let random = (0..FLIPS).map(|_| rng.below(good.len() * 8));
+    let from_end = bits.iter().map(|b| good.len() * 8 - 1 - b);
     let mut refused = 0;
-    for _ in 0..flips {
-        let bit = rng.below(good.len() * 8);
+    for bit in random.chain(from_end) {
         let mut bad = good.clone();
         bad[bit / 8] ^= 1 << (bit % 8);
         std::fs::write(env.path(&bad_name), &bad).expect("write");
@@ -108,15 +114,18 @@ fn random_bit_flips_are_refused_or_change_nothing() {
     // a frame carries its checksum, and ncdu 2.8's frames, without one, are still read
     let z = std::fs::read(env.path("x.json.zst")).expect("the export");
     assert_ne!(z[4] & 0x04, 0, "the zstd frame's checksum flag");
+    // and every bit of the root's itemref in the index (the 8 bytes before the last 4): one
+    // that still lands on an item would show another tree
+    let root_ref: Vec<usize> = (32..96).collect();
     let refused = flip_bits(
         &env,
         "x.ncdu",
-        120,
         0x9e37_79b9_7f4a_7c15,
+        &root_ref,
         &["load", "default"],
     );
     assert!(refused > 0);
-    let refused = flip_bits(&env, "x.json.zst", 120, 0xdead_beef_cafe_f00d, &["load"]);
+    let refused = flip_bits(&env, "x.json.zst", 0xdead_beef_cafe_f00d, &[], &["load"]);
     assert!(refused > 0);
 }
 
@@ -261,6 +270,26 @@ fn totals_that_are_not_what_the_entries_add_up_to_are_refused_on_demand_and_load
                 err.contains("over.ncdu") && err.contains(over),
                 "{args:?} {how}: {err}"
             );
+        }
+    }
+}
+
+/// A root reference in the index that lands on another directory (as a flipped bit of it can:
+/// 1 of the 64 on an export of benches' `balanced` tree) is refused: the root is the last item
+/// written, so it ends its block.
+#[test]
+fn a_root_reference_to_another_directory_is_refused() {
+    let env = TestEnv::new();
+    let mut c = Crafted::new();
+    let f = c.put(file_item("f", 4096, None));
+    let d = c.put(dir_item("d", Some(f), None, 1, 4096));
+    c.put(dir_item("/r", Some(d), None, 2, 4096));
+    c.save(d, &env.path("x.ncdu"));
+    for view in VIEWS {
+        for how in ["load", "say"] {
+            let args = [&["--import", "x.ncdu"][..], view].concat();
+            let why = "the root item 0x";
+            refuses(&hogs_as(&env, how, &args), "x.ncdu", why, &args);
         }
     }
 }

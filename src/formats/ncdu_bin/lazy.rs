@@ -189,7 +189,7 @@ impl<S: ReadAt> LazyTree<S> {
         let mut file = BinFile::open(src).map_err(Stop::Damaged)?;
         let root = file.root();
         let mut item = Item::default();
-        file.item(root, &mut item).map_err(Stop::Damaged)?;
+        file.root_item(&mut item).map_err(Stop::Damaged)?;
         if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
             return Err(damaged(format!(
                 "the root item {root:#x} is not a directory with a name (a path)"

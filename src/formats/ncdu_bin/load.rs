@@ -71,7 +71,7 @@ pub fn read_binary_root_name<S: ReadAt>(src: S) -> Result<Vec<u8>, ImportError> 
     let mut file = BinFile::open(src)?;
     let mut item = Item::default();
     let root = file.root();
-    file.item(root, &mut item)?;
+    file.root_item(&mut item)?;
     if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
         return Err(damaged(format!(
             "the root item {root:#x} is not a directory with a name (a path)"
@@ -200,6 +200,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
 
     fn run(mut self) -> Result<Metadata, ImportError> {
         let root = self.file.root();
+        self.file.root_item(&mut self.item)?;
         self.read(root)?;
         if self.item.etype != etype::DIR {
             return Err(damaged(format!(
