@@ -120,7 +120,37 @@ fn plus(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
     (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
 }
 
+impl Open {
+    fn new(seq: u32, dev: u64, itemref: u64, item: &Item, sums: Sums) -> Open {
+        Open {
+            seq,
+            dev,
+            kids: Vec::new(),
+            itemref,
+            claimed: item.items,
+            found: 0,
+            at: None,
+            name: item.name.clone(),
+            sums,
+        }
+    }
+}
+
 impl Added {
+    /// What an entry that is no directory adds, its flags `f` and sizes (disk, apparent).
+    fn of_entry(f: u8, sizes: (u64, u64)) -> Added {
+        let every = match f & (flags::FILTERED | flags::OTHER_FS) {
+            0 => sizes,
+            _ => (0, 0),
+        };
+        let unless = |flag: u8| if f & flag == 0 { every } else { (0, 0) };
+        Added {
+            counted: unless(flags::DUPLICATE),
+            every,
+            no_link: unless(flags::HARDLINK),
+        }
+    }
+
     fn all(sizes: (u64, u64)) -> Added {
         Added {
             counted: sizes,
@@ -137,11 +167,12 @@ impl Added {
 }
 
 impl Sums {
-    fn of_dir(item: &Item) -> Sums {
+    /// A directory's, its own sizes `own` (disk, apparent).
+    fn of_dir(item: &Item, own: (u64, u64)) -> Sums {
         Sums {
             stored: (item.cumdsize.unwrap_or(0), item.cumasize.unwrap_or(0)),
             shares: item.shrasize.unwrap_or(0) | item.shrdsize.unwrap_or(0) != 0,
-            added: Added::all((item.dsize.unwrap_or(0), item.asize.unwrap_or(0))),
+            added: Added::all(own),
         }
     }
 
@@ -211,7 +242,9 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             return Err(damaged("the root's name has a NUL byte in it".into()));
         }
         let Entered::Dir(mut first) = self.enter(None, root)? else {
-            unreachable!("the root is a directory")
+            return Err(damaged(format!(
+                "the root item {root:#x} is not a directory"
+            )));
         };
         first.at = self.mount.as_ref().map(|m| m.at);
         first.kids = self.chain(self.item.sub)?;
@@ -233,14 +266,23 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                     top.found += self.item.items.unwrap_or(0);
                     top.sums
                         .added
-                        .add(Added::all(Sums::of_dir(&self.item).stored));
+                        .add(Added::all(Sums::of_dir(&self.item, (0, 0)).stored));
+                    continue;
+                }
+                Meet::Fill(k) => {
+                    top.found += self.item.items.unwrap_or(0);
+                    if let Some(m) = self.mount.as_mut() {
+                        m.graft.fill(self.sink, k)?;
+                    }
                     continue;
                 }
             };
             match self.enter(Some(parent), next)? {
                 Entered::Dir(mut dir) => {
                     dir.at = at;
-                    dir.kids = self.chain(self.item.sub)?;
+                    if self.item.etype == etype::DIR {
+                        dir.kids = self.chain(self.item.sub)?;
+                    }
                     open.push(dir);
                 }
                 Entered::Entry(added) => top.sums.added.add(added),
@@ -300,9 +342,23 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             return Ok(Meet::Plain);
         };
         let item = &self.item;
-        let is_dir = item.etype == etype::DIR;
-        let excluded = item.etype < 0 && item.etype != etype::ERR;
-        m.graft.meet(at, &item.name, is_dir, excluded)
+        let (kind, f) = kind_and_flags(item);
+        let excluded = match item.etype {
+            etype::OTHERFS | etype::KERNFS => Some(true),
+            etype::ERR => None,
+            _ => (f & flags::FILTERED != 0).then_some(false),
+        };
+        m.graft
+            .meet(at, &item.name, kind == EntryKind::Dir, excluded)
+    }
+
+    /// Of a directory left out by a pattern (`left_out`) in a part of a merge, which no part
+    /// filled (a part never written?): the name of the part's file, when the merge says so.
+    fn unfilled_by(&self, left_out: bool) -> Option<Vec<u8>> {
+        self.mount
+            .as_ref()
+            .filter(|_| left_out)
+            .and_then(|m| m.graft.unfilled_by())
     }
 
     /// The children of a directory whose last child is `sub`: the last written first.
@@ -355,9 +411,14 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             return Err(damaged("too many entries (more than 4 billion)".into()));
         }
         self.sink.count += 1;
-        let is_dir = item.etype == etype::DIR;
-        let dev = item.dev.filter(|_| is_dir).unwrap_or(parent_dev);
         let (kind, mut f) = kind_and_flags(item);
+        // (a directory left out is one too, of nothing: opened and closed at once)
+        let is_dir = kind == EntryKind::Dir;
+        let unfilled = self.unfilled_by(is_dir && parent.is_some() && f & flags::FILTERED != 0);
+        if unfilled.is_some() {
+            f |= flags::UNSCANNED; // shown as left out, with nothing below it
+        }
+        let dev = item.dev.filter(|_| is_dir).unwrap_or(parent_dev);
         let mut links = None;
         if item.etype == etype::LINK && !is_dir {
             self.hard_links += 1;
@@ -370,20 +431,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             _ => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
         };
         let counted = f & (flags::FILTERED | flags::OTHER_FS) == 0;
-        let every = if counted { (disk, apparent) } else { (0, 0) };
-        let added = Added {
-            counted: if f & flags::DUPLICATE == 0 {
-                every
-            } else {
-                (0, 0)
-            },
-            every,
-            no_link: if f & flags::HARDLINK == 0 {
-                every
-            } else {
-                (0, 0)
-            },
-        };
+        let added = Added::of_entry(f, (disk, apparent));
         self.sink.check_time_of(counted, item.mtime.is_some())?;
         let mtime = i64::try_from(item.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let node = Node::new(kind, disk, apparent, mtime, f);
@@ -398,7 +446,13 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                     0
                 }
             },
-            (Some(_), true) => self.sink.out.open_dir(node, &item.name, key, extra),
+            (Some(_), true) => {
+                let seq = self.sink.out.open_dir(node, &item.name, key, extra);
+                if let Some(by) = unfilled {
+                    self.sink.unfilled(seq, &item.name, by);
+                }
+                seq
+            }
             (Some(_), false) => {
                 self.sink.out.add(node, &item.name, key, extra, links);
                 return Ok(Entered::Entry(added));
@@ -407,17 +461,8 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         if f & flags::UNREADABLE != 0 {
             self.sink.dir_unreadable(seq);
         }
-        Ok(Entered::Dir(Open {
-            seq,
-            dev,
-            kids: Vec::new(),
-            itemref,
-            claimed: item.items,
-            found: 0,
-            at: None,
-            name: item.name.clone(),
-            sums: Sums::of_dir(item),
-        }))
+        let sums = Sums::of_dir(item, (disk, apparent));
+        Ok(Entered::Dir(Open::new(seq, dev, itemref, item, sums)))
     }
 }
 
@@ -433,9 +478,14 @@ pub(crate) fn kind_and_flags(item: &Item) -> (EntryKind, u8) {
             f |= flags::OTHER_FS;
             EntryKind::File
         }
-        (n, _) if n < 0 => {
-            f |= flags::FILTERED; // a pattern, or a kind of exclusion not known yet
-            EntryKind::File
+        (n, mode) if n < 0 => {
+            // a pattern, or a kind of exclusion not known yet; hogs writes the type of a
+            // directory left out (a part of a split scan may fill it)
+            f |= flags::FILTERED;
+            match mode.map(kind_of_mode) {
+                Some(EntryKind::Dir) => EntryKind::Dir,
+                _ => EntryKind::File,
+            }
         }
         _ => EntryKind::Other,
     };
