@@ -197,7 +197,7 @@ fn streams_walk(config: &Config, target: &ExportTarget) -> bool {
         && config.paths.len() == 1
         && !config.filters.is_active()
         && !config.extents
-        && walk.mode != SizeMode::Count
+        && walk.measured() != SizeMode::Count
         && !walk.fold_files
         && walk.keep_identity
 }

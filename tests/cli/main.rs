@@ -34,6 +34,7 @@ mod identity;
 mod import;
 mod import_trust;
 mod interop;
+mod json_keys;
 mod layers;
 mod lost_output;
 mod merge;
