@@ -4,10 +4,10 @@ pub mod ncdu;
 pub mod ncdu_bin;
 
 use std::ffi::OsStr;
-use std::fs::File;
+use std::fs::{File, Metadata, Permissions};
 use std::io::{self, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -95,9 +95,13 @@ pub struct StagedFile {
 
 impl StagedFile {
     /// Creates `.NAME.unfinished-hogs-export-PID-N.tmp` in `dir` for the target `NAME` (a
-    /// name no other file has: `O_EXCL`), readable by others unless the umask says otherwise,
-    /// as `File::create` makes files.
-    fn create(dir: &Path, target: &Path) -> io::Result<StagedFile> {
+    /// name no other file has: `O_EXCL`). A new file is readable by others unless the umask
+    /// says otherwise, as `File::create` makes files; one that replaces a file takes on its
+    /// owner (where allowed) and mode ([`StagedFile::take_on`]), as ncdu's export written
+    /// over it in place keeps them.
+    fn create(dir: &Path, target: &Path, old: Option<&Metadata>) -> io::Result<StagedFile> {
+        // never more open than the file it replaces, not even while empty
+        let mode = old.map_or(0o666, |m| m.mode() & 0o666);
         let pid = std::process::id();
         let prefix = staged_prefix(target);
         let mut attempt = 0;
@@ -108,15 +112,19 @@ impl StagedFile {
             match File::options()
                 .write(true)
                 .create_new(true)
-                .mode(0o666)
+                .mode(mode)
                 .open(&path)
             {
                 Ok(file) => {
-                    return Ok(StagedFile {
+                    let staged = StagedFile {
                         file,
                         path,
                         renamed: false,
-                    })
+                    };
+                    if let Some(old) = old {
+                        staged.take_on(old);
+                    }
+                    return Ok(staged);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
                     attempt += 1;
@@ -124,6 +132,20 @@ impl StagedFile {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// Gives the new file the owner and mode of the one it replaces: a saved scan lists every
+    /// path of a server, and one kept private stays private. The owner first (a change of
+    /// owner clears the set-id bits, which the mode then sets back); an owner this process
+    /// may not give (it is not root) leaves the file its own, with the old group if it may.
+    /// A filesystem that keeps no modes leaves the one the file was made with, which is
+    /// never more open than the old one's.
+    fn take_on(&self, old: &Metadata) {
+        use std::os::unix::fs::fchown;
+        if fchown(&self.file, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = fchown(&self.file, None, Some(old.gid()));
+        }
+        let _ = (self.file).set_permissions(Permissions::from_mode(old.mode() & 0o7777));
     }
 
     /// Writes the file's data to the disk and renames it over `target`.
@@ -155,7 +177,8 @@ pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => PathBuf::from(file),
         Err(e) => return Err(TargetError::Target(e)),
     };
-    match std::fs::metadata(&target) {
+    let existing = std::fs::metadata(&target);
+    match &existing {
         Ok(m) if !m.is_file() && !m.is_dir() => {
             let file = File::options().write(true).open(&target);
             return file.map(ExportSink::InPlace).map_err(TargetError::Target);
@@ -171,7 +194,7 @@ pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
         _ => Path::new("."),
     };
     remove_stale(dir, &target);
-    let temp = StagedFile::create(dir, &target)
+    let temp = StagedFile::create(dir, &target, existing.as_ref().ok())
         .map_err(|e| TargetError::Directory(dir.to_path_buf(), e))?;
     remove_on_interrupt(&temp.path);
     Ok(ExportSink::Staged { temp, target })

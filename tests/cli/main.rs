@@ -26,6 +26,7 @@ mod dust_flags;
 mod dust_parity;
 mod errors;
 mod export;
+mod export_files;
 mod extents;
 mod extents_views;
 mod generated;
