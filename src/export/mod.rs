@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustc_hash::FxHashMap;
@@ -151,8 +152,12 @@ impl StagedFile {
     /// Writes the file's data to the disk and renames it over `target`.
     fn rename_over(mut self, target: &Path) -> io::Result<()> {
         self.file.sync_all()?;
+        // under the lock an interrupt takes: renamed whole, or removed before the rename
+        let staged = lock_staged();
         std::fs::rename(&self.path, target)?;
         self.renamed = true;
+        drop(staged);
+        unlist(&self.path);
         Ok(())
     }
 }
@@ -161,6 +166,7 @@ impl Drop for StagedFile {
     fn drop(&mut self) {
         if !self.renamed {
             let _ = std::fs::remove_file(&self.path);
+            unlist(&self.path);
         }
     }
 }
@@ -194,27 +200,52 @@ pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
         _ => Path::new("."),
     };
     remove_stale(dir, &target);
+    watch_interrupts();
+    // made and listed under one lock, so an interrupt cannot come between the two
+    let mut staged = lock_staged();
     let temp = StagedFile::create(dir, &target, existing.as_ref().ok())
         .map_err(|e| TargetError::Directory(dir.to_path_buf(), e))?;
-    remove_on_interrupt(&temp.path);
+    staged.push(temp.path.clone());
+    drop(staged);
     Ok(ExportSink::Staged { temp, target })
 }
 
-/// Ctrl-C (or SIGTERM, SIGHUP) during the scan ends the process without unwinding: a
-/// thread that waits for those signals removes the temporary file first, then exits with the
-/// shell's status for the signal. The target was never touched.
-fn remove_on_interrupt(temp: &Path) {
+/// The temporary files this process is writing: an export that is written twice (a streamed
+/// one whose hard links are counted again, `app/export.rs`) has two at once.
+static STAGED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn lock_staged() -> MutexGuard<'static, Vec<PathBuf>> {
+    STAGED.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends the process without unwinding: one thread, started
+/// before the first temporary file is made, waits for those signals, removes every file in
+/// [`STAGED`], then exits with the shell's status for the signal. The target was never
+/// touched. One thread, not one per file: each would exit as soon as its own file is gone,
+/// and the first to exit would leave the other's.
+fn watch_interrupts() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return; // the default action then ends the process; only the temporary file stays
-    };
-    let temp = temp.to_path_buf();
-    std::thread::spawn(move || {
-        if let Some(sig) = signals.forever().next() {
-            let _ = std::fs::remove_file(&temp);
-            std::process::exit(128 + sig);
-        }
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return; // the default action then ends the process; the temporary files stay
+        };
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                // held until the exit: no file is made or renamed after this
+                let staged = lock_staged();
+                for temp in staged.iter() {
+                    let _ = std::fs::remove_file(temp);
+                }
+                std::process::exit(128 + sig);
+            }
+        });
     });
+}
+
+/// Takes `temp` off the files an interrupt removes (it was renamed or removed).
+fn unlist(temp: &Path) {
+    lock_staged().retain(|p| p != temp);
 }
 
 impl ExportSink {

@@ -85,3 +85,83 @@ fn an_unprivileged_export_over_a_file_keeps_its_mode() {
         .permissions();
     assert_eq!(mode.mode() & 0o777, 0o600);
 }
+
+/// The temporary files of exports left in `dir`.
+fn leftover_temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("list the directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("hogs-export-"))
+        .collect()
+}
+
+/// Issue 40, item 7: SIGTERM, SIGINT or SIGHUP during the second pass of a streamed binary
+/// export (a file linked in two directories makes it read the first file back and write a
+/// second) leaves neither temporary file, the kept file as it was, and the shell's status.
+/// strace slows the second pass's reads (`pread64`, which nothing else does) so that the
+/// signal lands in it; the second file's appearing says it has begun.
+#[test]
+fn a_signal_during_the_second_pass_leaves_no_temporary_file() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    for i in 0..300 {
+        env.file(format!("t/a/f{i}"), 10);
+    }
+    env.mkdir("t/b");
+    env.hardlink("t/a/f0", "t/b/link");
+    for (sig, name) in [(15, "TERM"), (2, "INT"), (1, "HUP")] {
+        for run in 0..3 {
+            std::fs::write(env.path("keep.ncdu"), b"KEPT SCAN").expect("write keep.ncdu");
+            let mut strace = match Command::new("strace")
+                .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=pread64"])
+                .args(["-e", "inject=pread64:delay_enter=300000"])
+                .arg(hogs_bin())
+                .args(["-O", "keep.ncdu", "t"])
+                .current_dir(env.root())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+            {
+                Ok(child) => child,
+                Err(e) => {
+                    skip!("skipped: cannot run strace ({e})");
+                    return;
+                }
+            };
+            let start = Instant::now();
+            let second = |n: &String| n.ends_with("-1.tmp");
+            while !leftover_temporaries(env.root()).iter().any(second) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "SIG{name} run {run}: the second pass never began"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let pids = Command::new("pgrep")
+                .args(["-P", &strace.id().to_string()])
+                .output()
+                .expect("pgrep");
+            let hogs_pid = String::from_utf8_lossy(&pids.stdout).trim().to_owned();
+            let killed = Command::new("kill")
+                .args([&format!("-{name}"), &hogs_pid])
+                .status()
+                .expect("kill");
+            assert!(killed.success(), "kill -{name} {hogs_pid}");
+            let status = strace.wait().expect("wait for strace");
+            assert_eq!(
+                status.code(),
+                Some(128 + sig),
+                "SIG{name} run {run}: {status:?}"
+            );
+            assert_eq!(
+                leftover_temporaries(env.root()),
+                Vec::<String>::new(),
+                "SIG{name} run {run}"
+            );
+            let kept = std::fs::read(env.path("keep.ncdu")).expect("read keep.ncdu");
+            assert_eq!(kept, b"KEPT SCAN", "SIG{name} run {run}");
+        }
+    }
+}
