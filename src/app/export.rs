@@ -22,6 +22,7 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         Ok(sink) => sink,
         Err(status) => return status,
     };
+    let config = &*super::leaving_out_own_file(config, &sink);
     if streams_walk(config, target) {
         match sink.into_file() {
             Ok(file) => return walk_streamed(config, target, file),

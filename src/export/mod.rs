@@ -249,6 +249,14 @@ fn unlist(temp: &Path) {
 }
 
 impl ExportSink {
+    /// The temporary file the export is written to, when it is one.
+    pub fn staged_path(&self) -> Option<&Path> {
+        match self {
+            ExportSink::Staged { temp, .. } => Some(&temp.path),
+            ExportSink::Stdout(_) | ExportSink::InPlace(_) => None,
+        }
+    }
+
     /// Makes the export the file's contents (the rename); dropping an unfinished sink
     /// removes the temporary file and leaves the target as it was.
     pub fn finish(self) -> io::Result<()> {

@@ -12,6 +12,10 @@ pub struct Exclusions {
     /// Skip entries at exactly one of these paths (as the walker spells them: root as typed,
     /// then '/'-joined names).
     pub paths: Vec<Vec<u8>>,
+    /// Names of the files the run itself is writing (an export's temporary file, beside a
+    /// target that may be inside the tree): no part of what was scanned, so never counted
+    /// nor recorded, whatever an export records of the exclusions above.
+    pub written: Vec<Vec<u8>>,
 }
 
 /// Options of the walk itself: what to count and how to traverse.

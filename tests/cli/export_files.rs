@@ -165,3 +165,35 @@ fn a_signal_during_the_second_pass_leaves_no_temporary_file() {
         }
     }
 }
+
+/// Issue 40, item 9: an export (or a page) written inside the tree it scans records no
+/// temporary file of its own, in every format and on both routes of the binary export (the
+/// streamed walk, and its second pass when a file is linked in two directories).
+#[test]
+fn an_export_inside_the_tree_does_not_record_its_temporary_file() {
+    let env = TestEnv::new();
+    mixed_tree(&env, "t");
+    env.hardlink("t/a/b/big", "t/z/big-again");
+    for name in ["x.json", "x.json.zst", "x.ncdu", "x.html"] {
+        let target = format!("t/{name}");
+        let flag = if name.ends_with(".html") {
+            "--html"
+        } else {
+            "-O"
+        };
+        env.stdout_ok([flag, &target, "t"]);
+        let written = std::fs::read(env.path(&target)).expect("read the export");
+        if name.ends_with(".html") || name.ends_with(".json") {
+            let text = String::from_utf8_lossy(&written);
+            let own = text.lines().filter(|l| l.contains("unfinished"));
+            let own: Vec<&str> = own.collect();
+            assert!(own.is_empty(), "{flag} {target} t records {own:?}");
+            continue;
+        }
+        let mut names = Vec::new();
+        all_names(&env.json(["--import", &target]), &mut names);
+        assert!(names.len() > 10, "{names:?}");
+        let own: Vec<&String> = names.iter().filter(|n| n.contains("unfinished")).collect();
+        assert!(own.is_empty(), "-O {target} t records {own:?}");
+    }
+}

@@ -336,7 +336,12 @@ impl DirTask<'_, '_> {
         if ex.hidden && b.first() == Some(&b'.') {
             return false;
         }
-        if ex.names.iter().any(|n| n.as_slice() == b) {
+        if ex
+            .names
+            .iter()
+            .chain(&ex.written)
+            .any(|n| n.as_slice() == b)
+        {
             return false;
         }
         if let Some(dp) = &self.dir_path {

@@ -132,7 +132,10 @@ impl<'a> Walker<'a> {
             own,
             plan,
             placer,
-            filtering: ex.hidden || !ex.names.is_empty() || dir_path.is_some(),
+            filtering: ex.hidden
+                || !ex.names.is_empty()
+                || !ex.written.is_empty()
+                || dir_path.is_some(),
             dir_path,
             ext4,
             remote,
