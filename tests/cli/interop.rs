@@ -39,15 +39,14 @@ fn tree(env: &TestEnv, hostile: bool) {
     }
 }
 
-/// Everything after the header line (which holds the writer's name and the time), without
-/// the final newline ncdu does not write.
+/// Everything after the header line (which holds the writer's name and the time), to the
+/// last byte.
 fn body(export: &[u8]) -> String {
     let cut = export
         .iter()
         .position(|&b| b == b'\n')
         .expect("a header line");
-    let body = &export[cut..];
-    String::from_utf8_lossy(body.strip_suffix(b"\n").unwrap_or(body)).into_owned()
+    String::from_utf8_lossy(&export[cut..]).into_owned()
 }
 
 pub(crate) fn ncdu(env: &TestEnv, args: &[&str]) -> Vec<u8> {
