@@ -10,11 +10,13 @@
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use super::ncdu::{self, Import, Keep, Metadata, Mount, Sink};
 use super::ncdu_bin::is_binary;
 use super::ImportError;
+use crate::render::escape::shown;
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
@@ -30,7 +32,9 @@ pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError
         } else {
             spool(head, &mut file).map_err(|e| {
                 ImportError::Format(format!(
-                    "cannot keep the binary export read from a pipe in a temporary file: {}",
+                    "cannot keep the binary export read from a pipe in a temporary file in \
+                     '{}' (TMPDIR): {}",
+                    shown(temp_dir().as_os_str().as_bytes(), true),
                     super::ImportError::Io(e)
                 ))
             })?
@@ -109,13 +113,18 @@ fn spool(head: &[u8], input: &mut File) -> io::Result<File> {
     Ok(temp)
 }
 
-/// A new empty file in `$TMPDIR` (else `/tmp`), open to read and write and already unlinked:
-/// nothing is left behind however the run ends. `what` names it while it has a name.
-pub fn unlinked_temp(what: &str) -> io::Result<File> {
-    let dir = std::env::var_os("TMPDIR")
+/// Where temporary files go: `$TMPDIR` when it names a directory, else `/tmp`.
+pub fn temp_dir() -> PathBuf {
+    std::env::var_os("TMPDIR")
         .map(PathBuf::from)
         .filter(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+}
+
+/// A new empty file in [`temp_dir`], open to read and write and already unlinked: nothing is
+/// left behind however the run ends. `what` names it while it has a name.
+pub fn unlinked_temp(what: &str) -> io::Result<File> {
+    let dir = temp_dir();
     let mut attempt = 0;
     let (temp, path) = loop {
         let path = dir.join(format!(

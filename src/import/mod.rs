@@ -18,7 +18,7 @@ use std::fs::File;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
-pub use formats::unlinked_temp;
+pub use formats::{temp_dir, unlinked_temp};
 pub use json::Pos;
 pub use ncdu::{time_needed, Keep};
 

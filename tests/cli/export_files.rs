@@ -197,3 +197,52 @@ fn an_export_inside_the_tree_does_not_record_its_temporary_file() {
         assert!(own.is_empty(), "-O {target} t records {own:?}");
     }
 }
+
+/// Issue 40, item 9: a full `$TMPDIR` (a small tmpfs, in a private mount namespace) is named
+/// as the write that failed: the temporary export `--diff OLD.ncdu PATH` walks PATH into,
+/// and the copy of a binary export read from a pipe. Exit status 1, nothing else said.
+#[test]
+fn a_full_tmpdir_names_the_write_that_failed() {
+    if !crate::adversarial::have("unshare") {
+        skip!("skipped: unshare(1) is not available");
+        return;
+    }
+    let env = TestEnv::new();
+    // an export of some 12 KiB: more than the tmpfs holds
+    env.mkdir("t");
+    env.bash("for i in $(seq 1 3000); do echo > t/file-with-a-long-name-$i; done");
+    env.mkdir("tmp");
+    env.stdout_ok(["-O", "old.ncdu", "t"]);
+    let script = format!(
+        r#"set -e
+mount -t tmpfs -o size=8k none tmp
+export TMPDIR="$PWD/tmp"
+{hogs} --diff old.ncdu t > diff.out 2> diff.err && echo 0 > diff.rc || echo $? > diff.rc
+cat old.ncdu | {hogs} --import - -d 0 > pipe.out 2> pipe.err && echo 0 > pipe.rc || echo $? > pipe.rc
+"#,
+        hogs = hogs_bin().display()
+    );
+    if !crate::adversarial::in_private_mounts(&env, &script, "mount a small tmpfs") {
+        return;
+    }
+    let read = |f: &str| std::fs::read_to_string(env.path(f)).expect("read the run's output");
+    let tmp = env.path("tmp");
+    assert_eq!(read("diff.rc"), "1\n");
+    assert_eq!(
+        read("diff.err"),
+        format!(
+            "hogs: cannot write the temporary export of 't' in '{}' (TMPDIR): No space left on \
+             device\n",
+            tmp.display()
+        )
+    );
+    assert_eq!(read("pipe.rc"), "1\n");
+    assert_eq!(
+        read("pipe.err"),
+        format!(
+            "hogs: cannot import '-': cannot keep the binary export read from a pipe in a \
+             temporary file in '{}' (TMPDIR): No space left on device\n",
+            tmp.display()
+        )
+    );
+}
