@@ -102,13 +102,10 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    let entries = node
-        .entries
-        .saturating_sub(u32::from(state.dir() != state.tree().total()));
     let mut text = format!(
-        " {} · {entries} {} · {mode}{} · by {}",
+        " {} · {} · {mode}{} · by {}",
         state.format(node.size(state.mode())),
-        if entries == 1 { "entry" } else { "entries" },
+        entries_below(state, &node),
         super::extents::header(state),
         state.sort_label()
     );
@@ -177,13 +174,32 @@ fn header_change(state: &State<Tree>, delta: &Delta) -> String {
     text
 }
 
+/// "N entries" below the directory shown; "? entries" where a file read on demand could not
+/// count them (damage: a directory counts at least itself, so none is no count).
+fn entries_below<T: AsScan>(state: &State<T>, dir: &crate::tree::Node) -> String {
+    if dir.entries == 0 && state.read_only_tree() {
+        return "? entries".into();
+    }
+    let entries = (dir.entries).saturating_sub(u32::from(state.dir() != state.tree().total()));
+    format!(
+        "{entries} {}",
+        if entries == 1 { "entry" } else { "entries" }
+    )
+}
+
 fn draw_marks<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }
     let total = state.marks().total(state.tree(), state.mode());
+    // the keys only where they work: nothing is deleted from a saved scan
+    let keys = if state.allow_delete() {
+        " · d delete, t trash"
+    } else {
+        ""
+    };
     let title = format!(
-        " Marked: {} · {} · d delete, t trash ",
+        " Marked: {} · {}{keys} ",
         state.marks().len(),
         state.format(total)
     );
@@ -247,6 +263,8 @@ fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         )
     } else if let Some(m) = state.display().message() {
         (m.to_string(), Style::new().fg(Color::Yellow))
+    } else if let Some(w) = state.display().warning() {
+        (format!("{w} · Esc:dismiss"), Style::new().fg(Color::Red))
     } else {
         (footer_keys(state), Style::new().fg(Color::DarkGray))
     };
