@@ -86,6 +86,20 @@ fn every_key_of_every_node_is_dus_in_every_mode() {
     }
     let du_x = du_by_key(&env, &["-x"]);
     check_nodes(&env.json(["-x", "-f", "d"]), &du_x, "", "hogs -j -x -f d");
+    // several paths: "(total)" is du -c's total (a file linked in both counted once)
+    let total = env.json(["-f", "-d", "0", "d/a", "d/z"]);
+    for (key, unit) in [
+        ("disk_bytes", "-B1"),
+        ("apparent_bytes", "-b"),
+        ("entries", "--inodes"),
+    ] {
+        let want = env.du_total(&[unit], &["d/a", "d/z"]);
+        assert_eq!(
+            field_u64(&total, key),
+            want,
+            "hogs -j -f d/a d/z: {key} of (total)"
+        );
+    }
 }
 
 /// An import, JSON loaded or binary on demand, gives du's numbers whatever it counts.
