@@ -16,7 +16,7 @@
 //! keeps what the part given first has and leaves the other's out (said in a note).
 //!
 //! The parts are read one after the other into one tree, each part's entries where they
-//! belong as they are read ([`ncdu::Sink`]): a merge holds the merged tree and nothing more
+//! belong as they are read ([`Sink`]): a merge holds the merged tree and nothing more
 //! (each file is opened twice: once for its root's name, once for its entries). A hard link
 //! whose `(dev, ino)` was met in a part read before counts nothing, as in one export.
 
@@ -25,9 +25,9 @@ use std::fs::File;
 use std::os::unix::ffi::OsStrExt;
 
 use super::formats;
-use super::ncdu::{self, Graft, Meet, Mount, Sink, Streamed};
 use super::{ImportError, Keep};
 use crate::error::say;
+use crate::formats::builder::{Graft, Meet, Metadata, Mount, Sink, Streamed};
 use crate::render::escape::shown;
 use crate::walk::Scan;
 
@@ -52,7 +52,7 @@ struct Merge<'f> {
     /// The parts being read, innermost last.
     reading: Vec<usize>,
     /// What each part read says of itself (`None`: not read, left out).
-    read: Vec<Option<ncdu::Metadata>>,
+    read: Vec<Option<Metadata>>,
 }
 
 /// Merges the exports `files` (two or more) into one scan. The error is the one line to

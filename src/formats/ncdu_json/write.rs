@@ -46,7 +46,7 @@ pub fn write_ncdu(
     opts: &NcduOptions<'_>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let failed = super::failed_entries(tree, root, errors)?;
+    let failed = crate::export::failed_entries(tree, root, errors)?;
     write_view(tree, root, &failed, opts, out)
 }
 
@@ -231,7 +231,7 @@ mod tests {
     /// sparse ids (as a file-backed tree's are) gives the same bytes, in both formats.
     #[test]
     fn exports_of_a_tree_seen_through_sparse_ids_are_the_trees() {
-        use crate::export::ncdu_bin::{write_view as write_bin, BinWriter};
+        use crate::formats::ncdu_bin::{write_view as write_bin, BinWriter};
         use crate::tree::view::{tied_tree, Sparse};
         let tree = tied_tree();
         let sparse = Sparse(&tree);

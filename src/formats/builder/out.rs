@@ -5,8 +5,8 @@
 use std::io::BufWriter;
 
 use crate::error::report_streamed_error;
-use crate::export::ncdu_bin::StreamWriter;
 use crate::export::ExportSink;
+use crate::formats::ncdu_bin::StreamWriter;
 use crate::tree::{LinkKey, Node, PostOrderBuilder, StatExtra};
 use crate::walk::ErrorKind;
 

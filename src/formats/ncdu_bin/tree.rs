@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use super::format::{etype, Item};
+use super::spec::{etype, Item};
 use super::BinWriter;
-use crate::export::ncdu::NcduOptions;
+use crate::formats::ncdu_json::write::NcduOptions;
 use rustc_hash::FxHashMap;
 
 use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree, TreeView};
@@ -50,7 +50,7 @@ struct Open<I> {
     below: Below,
 }
 
-/// Writes `root` (a directory) and everything below it, as [`crate::export::ncdu::write_ncdu`]
+/// Writes `root` (a directory) and everything below it, as [`crate::formats::ncdu_json::write::write_ncdu`]
 /// writes JSON (own sizes, not yet totals; `errors` the walk's), and returns the root's
 /// itemref for [`BinWriter::finish`]. Siblings are written in the tree's order, each
 /// one's `prev` the one before it (a reader collects the chain back from the directory's

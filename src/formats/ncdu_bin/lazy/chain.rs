@@ -2,8 +2,8 @@
 //! loop-checked, and its children in the stored order.
 
 use super::{damaged, Facts, ItemId, LazyTree, NONE, SEGMENT};
-use crate::export::ncdu_bin::format::etype;
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::spec::etype;
+use crate::formats::ncdu_bin::ReadAt;
 
 /// A walk along a directory's chain of children, from its last: never longer than the
 /// entries the directory claims, and stopped at a loop (Brent's: one itemref kept).

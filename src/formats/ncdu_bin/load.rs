@@ -18,9 +18,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::*;
-use crate::export::ncdu_bin::format::{etype, Item, OFFSET_BITS, OFFSET_MASK};
-use crate::import::ncdu_bin::{BinFile, ReadAt};
+use super::spec::{etype, Item, OFFSET_BITS, OFFSET_MASK};
+use super::{BinFile, ReadAt};
+use crate::formats::builder::{bad_name, owner_of, Import, Keep, Meet, Metadata, Mount, Sink};
+use crate::formats::ImportError;
+use crate::tree::{flags, EntryKind, Node};
 
 /// Reads a whole binary export, keeping identities and extra facts only as asked.
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
@@ -209,7 +211,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
     ) -> Result<Option<Open>, ImportError> {
         let item = &self.item;
         if parent.is_some() {
-            if let Some(why) = super::bad_name(&item.name) {
+            if let Some(why) = bad_name(&item.name) {
                 return Err(damaged(format!("item {itemref:#x} has {why}")));
             }
         }
@@ -240,7 +242,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         self.sink.check_time_of(counted, item.mtime.is_some())?;
         let mtime = i64::try_from(item.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let node = Node::new(kind, disk, apparent, mtime, f);
-        let extra = super::owner_of(item.uid, item.gid, item.mode);
+        let extra = owner_of(item.uid, item.gid, item.mode);
         let key = (dev, item.ino.unwrap_or(0));
         let mount_name = self.mount.as_ref().and_then(|m| m.name);
         let seq = match (parent, is_dir) {
