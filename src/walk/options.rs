@@ -12,9 +12,14 @@ pub struct Exclusions {
     /// Skip entries at exactly one of these paths (as the walker spells them: root as typed,
     /// then '/'-joined names).
     pub paths: Vec<Vec<u8>>,
+    /// Keep what is left out as an entry of its name and kind alone, marked
+    /// [`crate::tree::flags::FILTERED`], where it was listed (an export writes it
+    /// `"excluded":"pattern"`, as ncdu does): a merge of split scans then knows where in its
+    /// directory each part goes, and which part never came (docs/SPLIT-SCANS.md).
+    pub mark: bool,
     /// Names of the files the run itself is writing (an export's temporary file, beside a
     /// target that may be inside the tree): no part of what was scanned, so never counted
-    /// nor recorded, whatever an export records of the exclusions above.
+    /// nor recorded, not even as left out (`mark`).
     pub written: Vec<Vec<u8>>,
 }
 

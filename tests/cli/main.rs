@@ -39,6 +39,7 @@ mod json_keys;
 mod layers;
 mod lost_output;
 mod merge;
+mod merge_order;
 mod ncdu_binary;
 mod ncdu_lazy;
 mod network;
