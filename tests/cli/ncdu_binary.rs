@@ -80,6 +80,7 @@ fn ncdu2_exports_read_as_the_json_of_the_same_scan() {
 fn walk_of(env: &TestEnv, extended: bool) -> Scan {
     let opts = WalkOptions {
         mode: SizeMode::Disk,
+        keep_sizes: false,
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),
