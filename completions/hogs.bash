@@ -23,7 +23,7 @@ _hogs() {
 
     case "${cmd}" in
         hogs)
-            opts="-d -n -r -s -f -x -L -i -X -e -v -z -b -B -c -C -p -D -F -j -T -P -w -o -O -R -t -M -A -y -m -I -S -0 -h -V --depth --number-of-lines --reverse --apparent-size --filecount --real-size --extents --limit-filesystem --dereference-links --ignore-hidden --ignore-directory --filter --invert-filter --min-size --no-percent-bars --bars-on-right --no-colors --force-colors --full-paths --only-dir --only-file --output-json --threads --no-progress --terminal-width --skip-total --output-format --export --export-extended --export-format --screen-reader --dim --file-types --by-owner --mtime --atime --ctime --filetime --collapse --ignore-all-in-file --files-from --files0-from --print-errors --exit-zero --stack-size --config --no-config --import --import-keep-first --diff --diff-root-any --html --no-delete --print-marked --null --no-reverse --no-apparent-size --no-filecount --no-extents --no-limit-filesystem --no-dereference-links --no-ignore-hidden --percent-bars --no-bars-on-right --colors --no-force-colors --no-full-paths --no-only-dir --no-only-file --no-output-json --progress --no-skip-total --no-export-extended --no-screen-reader --no-dim --no-file-types --no-by-owner --no-print-errors --no-exit-zero --no-import-keep-first --no-diff-root-any --delete --no-print-marked --no-null --help --version"
+            opts="-d -n -r -s -f -x -L -i -X -e -v -z -b -B -c -C -p -D -F -j -T -P -w -o -O -R -t -M -A -y -m -I -S -0 -h -V --depth --number-of-lines --reverse --apparent-size --filecount --real-size --extents --limit-filesystem --dereference-links --ignore-hidden --ignore-directory --filter --invert-filter --min-size --no-percent-bars --bars-on-right --no-colors --force-colors --full-paths --only-dir --only-file --output-json --threads --no-progress --terminal-width --skip-total --output-format --export --export-extended --export-format --screen-reader --dim --file-types --by-owner --mtime --atime --ctime --filetime --collapse --ignore-all-in-file --files-from --files0-from --print-errors --exit-zero --stack-size --config --no-config --import --import-keep-first --diff --diff-root-any --record --history --between --trend --prometheus --forget-before --html --no-delete --print-marked --null --no-reverse --no-apparent-size --no-filecount --no-extents --no-limit-filesystem --no-dereference-links --no-ignore-hidden --percent-bars --no-bars-on-right --colors --no-force-colors --no-full-paths --no-only-dir --no-only-file --no-output-json --progress --no-skip-total --no-export-extended --no-screen-reader --no-dim --no-file-types --no-by-owner --no-print-errors --no-exit-zero --no-import-keep-first --no-diff-root-any --no-prometheus --delete --no-print-marked --no-null --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +182,26 @@ _hogs() {
                     return 0
                     ;;
                 --diff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --between)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trend)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forget-before)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -34,6 +34,11 @@ complete -c hogs -s S -l stack-size -d 'Accepted for dust\'s users and ignored: 
 complete -c hogs -l config -d 'Read settings from this TOML file instead of the default config file' -r
 complete -c hogs -l import -d 'Show a scan saved in ncdu\'s JSON export format (hogs -O, ncdu -o, gdu -o) instead of scanning (\'-\' for stdin). Several files (repeated, or several after one --import) are scans of parts of a tree, merged: each placed at the path it was scanned at' -r
 complete -c hogs -l diff -d 'Compare with a scan saved earlier (hogs -O, ncdu -o, gdu -o): what grew, shrank, appeared or went. The new scan is PATH, or another export: a PATH that is a regular file, or --import FILE' -r
+complete -c hogs -l record -d 'Add the scan of PATH (or of the --import files, as one scan) to the history file DB (made if missing; docs/HISTORY.md): what changed since the previous scan of PATH is kept. Prints one line: the scan\'s id, root, total and change' -r
+complete -c hogs -l history -d 'Read the history file DB: list its scans (-j: as JSON), or with --between, --trend, --prometheus, --forget-before' -r
+complete -c hogs -l between -d 'With --history: what changed between scans A and B (ids, dates as 2026-11-01: the last scan on or before that day, or ages as 7d, 4w: the last scan at least that old; 0d the latest) of PATH\'s root, as --diff shows it [default: the two latest]' -r
+complete -c hogs -l trend -d 'With --history: PATH\'s totals in every scan of its root, oldest first' -r
+complete -c hogs -l forget-before -d 'With --history: remove the scans older than AGE (7d, 4w, 12m: months of 30 days, 1y) and shrink the file; the later scans answer as before' -r
 complete -c hogs -l html -d 'Write the scan (or the --diff, the --by-owner view) as one self-contained HTML page with a zoomable treemap and a table (\'-\' for stdout)' -r
 complete -c hogs -s r -l reverse -d 'Print the tree upside down: the root first, biggest entries at the top'
 complete -c hogs -s s -l apparent-size -d 'Use apparent sizes (file lengths, as `du -b`) instead of disk usage'
@@ -62,6 +67,7 @@ complete -c hogs -l exit-zero -d 'Exit 0 even when something could not be read, 
 complete -c hogs -l no-config -d 'Read no config file'
 complete -c hogs -l import-keep-first -d 'With several --import files: where two parts overlap, keep what the one given first has (instead of an error)'
 complete -c hogs -l diff-root-any -d 'With --diff: compare even when the two scans are of different directories'
+complete -c hogs -l prometheus -d 'With --history: the latest scan of each root\'s directory sizes to depth -d (default 1) in Prometheus\' text format (for node_exporter\'s textfile collector)'
 complete -c hogs -l no-delete -d '`hogs i`: turn deleting (d, t) off'
 complete -c hogs -l print-marked -d '`hogs i`: on exit, print the marked paths to stdout, one per line'
 complete -c hogs -s 0 -l null -d '`hogs i --print-marked`: end each path with a NUL byte instead of a newline (for `xargs -0`)'
@@ -91,6 +97,7 @@ complete -c hogs -l no-print-errors -d 'Undo --print-errors'
 complete -c hogs -l no-exit-zero -d 'Undo --exit-zero'
 complete -c hogs -l no-import-keep-first -d 'Undo --import-keep-first'
 complete -c hogs -l no-diff-root-any -d 'Undo --diff-root-any'
+complete -c hogs -l no-prometheus -d 'Undo --prometheus'
 complete -c hogs -l delete -d 'Undo --no-delete'
 complete -c hogs -l no-print-marked -d 'Undo --print-marked'
 complete -c hogs -l no-null -d 'Undo --null'

@@ -14,6 +14,7 @@ pub mod diff;
 pub mod error;
 pub mod export;
 pub mod formats;
+pub mod history;
 pub mod import;
 pub mod owners;
 pub mod progress;

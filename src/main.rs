@@ -102,6 +102,7 @@ fn run() -> i32 {
             .unwrap_or_else(|| app::diff::run(&config, diff, *json)),
         Mode::Interactive(ia) => hogs::tui::run(&config, ia),
         Mode::Html(html) => app::html::run(&config, html),
+        Mode::History(run) => app::history::run(&config, run),
     };
     // --exit-zero: what could not be read was named; the status keeps dust's 0
     if config.exit_zero && status == ExitStatus::Incomplete {

@@ -128,7 +128,7 @@ fn merge_streamed(
 ) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
-        let writer = ncdu_bin::StreamWriter::new(w, target.extended);
+        let writer = Box::new(ncdu_bin::StreamWriter::new(w, target.extended));
         match quiet {
             true => crate::formats::builder::Streamed::quiet(writer),
             false => crate::formats::builder::Streamed::new(writer, err_tty),
@@ -138,8 +138,8 @@ fn merge_streamed(
         Ok(s) => s,
         Err(e) => return super::write_status(Err(e), Some(&target.file), true, err_tty),
     };
-    let merged = match import::merge::merge_to_binary(files, keep_first, err_tty, streamed) {
-        Ok(m) => m,
+    let merged = match import::merge::merge_to_sink(files, keep_first, err_tty, streamed) {
+        Ok((m, _)) => m,
         Err(msg) => return fail(msg), // the unfinished file is removed: the target stays
     };
     if !quiet {
@@ -150,11 +150,7 @@ fn merge_streamed(
     } else {
         ExitStatus::Success
     };
-    let written = merged
-        .writer
-        .finish()
-        .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
-        .and_then(export::ExportSink::finish);
+    let written = merged.finish();
     status.max(super::write_status(
         written,
         Some(&target.file),

@@ -6,6 +6,9 @@
 
 pub mod diff;
 pub mod export;
+pub mod history;
+mod history_common;
+mod history_diff;
 pub mod html;
 pub mod lazy;
 pub mod lazy_diff;

@@ -355,6 +355,42 @@ pub struct Cli {
     #[arg(long = "diff-root-any", requires = "diff")]
     pub diff_root_any: bool,
 
+    /// Add the scan of PATH (or of the --import files, as one scan) to the history file DB
+    /// (made if missing; docs/HISTORY.md): what changed since the previous scan of PATH is
+    /// kept. Prints one line: the scan's id, root, total and change
+    #[arg(long = "record", value_name = "DB", conflicts_with_all = ["history", "export", "diff", "html"])]
+    pub record: Option<OsString>,
+
+    /// Read the history file DB: list its scans (-j: as JSON), or with --between, --trend,
+    /// --prometheus, --forget-before
+    #[arg(long = "history", value_name = "DB", conflicts_with_all = ["export", "diff"])]
+    pub history: Option<OsString>,
+
+    /// With --history: what changed between scans A and B (ids, dates as 2026-11-01: the last
+    /// scan on or before that day, or ages as 7d, 4w: the last scan at least that old; 0d the
+    /// latest) of PATH's root, as --diff shows it [default: the two latest]
+    #[arg(long = "between", value_names = ["A", "B"], num_args = 2, requires = "history")]
+    pub between: Option<Vec<String>>,
+
+    /// With --history: PATH's totals in every scan of its root, oldest first
+    #[arg(long = "trend", value_name = "PATH", requires = "history", conflicts_with_all = ["between", "prometheus", "forget_before"])]
+    pub trend: Option<OsString>,
+
+    /// With --history: the latest scan of each root's directory sizes to depth -d (default 1)
+    /// in Prometheus' text format (for node_exporter's textfile collector)
+    #[arg(long = "prometheus", requires = "history", conflicts_with_all = ["between", "forget_before"])]
+    pub prometheus: bool,
+
+    /// With --history: remove the scans older than AGE (7d, 4w, 12m: months of 30 days, 1y)
+    /// and shrink the file; the later scans answer as before
+    #[arg(
+        long = "forget-before",
+        value_name = "AGE",
+        requires = "history",
+        conflicts_with = "between"
+    )]
+    pub forget_before: Option<String>,
+
     /// Write the scan (or the --diff, the --by-owner view) as one self-contained HTML page
     /// with a zoomable treemap and a table ('-' for stdout)
     #[arg(long = "html", value_name = "FILE")]

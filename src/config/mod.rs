@@ -6,6 +6,7 @@
 pub mod arg_files;
 pub mod cli;
 pub mod file;
+pub mod history;
 pub mod mode;
 mod needs;
 #[cfg(test)]
@@ -23,7 +24,8 @@ use crate::vocab::{trim_trailing_slashes, TimeField, UnitStyle};
 use crate::walk::{Exclusions, WalkOptions};
 use cli::{Cli, FileTime, OutputFormat};
 pub use mode::{
-    DiffOptions, ExportFormat, ExportTarget, Form, HtmlReport, Interactive, Mode, Rows, View,
+    DiffOptions, ExportFormat, ExportTarget, Form, HistoryRun, HtmlReport, Interactive, Mode, Rows,
+    View,
 };
 pub use needs::{Identities, Needs};
 
@@ -151,6 +153,7 @@ impl Config {
         (exclusions.names, exclusions.paths) =
             names_and_paths(&cli.ignore_directory, "--ignore-directory")?;
         let mut collapse = names_and_paths(&cli.collapse, "--collapse")?;
+        let typed_paths = !cli.paths.is_empty();
         let mut paths = paths(&mut cli)?;
         exclusions.paths = as_walked(exclusions.paths, &paths);
         collapse.1 = as_walked(collapse.1, &paths);
@@ -158,7 +161,15 @@ impl Config {
             files: std::mem::take(&mut cli.import),
             keep_first: cli.import_keep_first,
         });
-        let mode = mode::decide(&cli, interactive, &mut paths, &mut import)?;
+        let mode = match history::decide(&cli, typed_paths, &paths)? {
+            Some(run) if !interactive => Mode::History(run),
+            Some(_) => {
+                return Err(ConfigError(
+                    "the history is not yet browsed in `hogs i`: use --history DB --between".into(),
+                ))
+            }
+            None => mode::decide(&cli, interactive, &mut paths, &mut import)?,
+        };
         // an empty name among others is skipped with a warning (as dust), but with nothing
         // else to scan the run would print nothing and succeed, and -O would leave an old
         // export in place as if it were this one
@@ -170,7 +181,9 @@ impl Config {
         if matches!(mode, Mode::Print(_) | Mode::Html(_)) {
             paths = outermost(paths);
         }
-        if cli.number_of_lines.is_none() && matches!(mode, Mode::Print(v) if v.form == Form::Json) {
+        let for_programs = matches!(mode, Mode::Print(v) if v.form == Form::Json)
+            || matches!(mode, Mode::History(HistoryRun::Prometheus { .. }));
+        if cli.number_of_lines.is_none() && for_programs {
             // JSON goes to a program, not a screen: every row, as dust's -j
             numbers.lines = usize::MAX;
         }

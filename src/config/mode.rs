@@ -5,6 +5,7 @@ use std::ffi::{OsStr, OsString};
 
 use super::cli::Cli;
 pub use super::cli::ExportFormat;
+pub use super::history::HistoryRun;
 use super::needs::{Identities, Needs};
 use super::ConfigError;
 
@@ -22,6 +23,8 @@ pub enum Mode {
     Interactive(Interactive),
     /// `--html FILE`: write the scan as one HTML page.
     Html(HtmlReport),
+    /// `--record DB`, `--history DB`: the history store (docs/HISTORY.md).
+    History(HistoryRun),
 }
 
 /// What `--html` writes, and where.
@@ -126,15 +129,23 @@ fn format_of_name(file: &OsStr) -> ExportFormat {
 }
 
 impl ExportTarget {
+    /// What a plain export needs: both sizes of every entry, and the identities that name
+    /// mount points and hard links.
+    pub const NEEDS: Needs = Needs {
+        identities: Identities::Exported,
+        sizes: true,
+        extra: false,
+        times: false,
+        files: true,
+    };
+
     /// An export writes both sizes of every entry, and the identities that name mount points
     /// and hard links; the extended one adds owners, modes and times.
     pub fn needs(&self) -> Needs {
         Needs {
-            identities: Identities::Exported,
-            sizes: true,
             extra: self.extended,
             times: self.extended,
-            files: true,
+            ..Self::NEEDS
         }
     }
 }
@@ -181,6 +192,8 @@ impl Mode {
             Mode::Diff { .. } => Needs::FILES,
             Mode::Interactive(_) => Interactive::NEEDS,
             Mode::Html(_) => HtmlReport::NEEDS,
+            // a scan recorded is an export's: every entry, both sizes, the identities
+            Mode::History(_) => ExportTarget::NEEDS,
         }
     }
 
@@ -190,7 +203,7 @@ impl Mode {
             Mode::Diff { diff, .. } => Some(diff),
             Mode::Interactive(ia) => ia.diff.as_ref(),
             Mode::Html(html) => html.diff.as_ref(),
-            Mode::Print(_) | Mode::Export(_) => None,
+            Mode::Print(_) | Mode::Export(_) | Mode::History(_) => None,
         }
     }
 }

@@ -68,18 +68,20 @@ pub fn merge(
     Ok(sink.into_scan())
 }
 
-/// Merges the exports `files` into the binary export `to` as they are read, holding no tree:
-/// only the directories open, a few blocks of a binary part, and the `(dev, ino)` of the hard
-/// links met. Errors the parts record are reported as met and counted in what is returned.
-pub fn merge_to_binary(
+/// Merges the exports `files` into the scan events `to` takes (a binary export, the history)
+/// as they are read, holding no tree: only the directories open, a few blocks of a binary
+/// part, and the `(dev, ino)` of the hard links met. Errors the parts record are reported as
+/// met and counted in what is returned, with when the newest part was made (its
+/// `timestamp`; an ncdu 2 binary export, which has none, its file's modification time).
+pub fn merge_to_sink(
     files: &[OsString],
     keep_first: bool,
     to_terminal: bool,
     to: Streamed,
-) -> Result<Streamed, String> {
+) -> Result<(Streamed, Option<u64>), String> {
     let mut sink = Sink::streaming(to);
-    merge_into(files, keep_first, to_terminal, Keep::ALL, &mut sink)?;
-    Ok(sink.into_streamed().expect("a streaming sink"))
+    let made = merge_into(files, keep_first, to_terminal, Keep::ALL, &mut sink)?;
+    Ok((sink.into_streamed().expect("a streaming sink"), made))
 }
 
 fn merge_into(
@@ -88,7 +90,7 @@ fn merge_into(
     to_terminal: bool,
     keep: Keep,
     sink: &mut Sink,
-) -> Result<(), String> {
+) -> Result<Option<u64>, String> {
     let mut m = Merge {
         files,
         spots: vec![Spot {
@@ -149,7 +151,14 @@ fn merge_into(
         other => other.to_string(),
     })?;
     m.warn_blind_links();
-    Ok(())
+    let made = |(meta, file): (&Option<Metadata>, &OsString)| {
+        let written = || std::fs::metadata(file).ok()?.modified().ok();
+        let since_epoch = || written()?.duration_since(std::time::UNIX_EPOCH).ok();
+        meta.as_ref()?
+            .timestamp
+            .or_else(|| since_epoch().map(|d| d.as_secs()))
+    };
+    Ok(m.read.iter().zip(files).filter_map(made).max())
 }
 
 /// The names of an absolute path, `.` and empty ones dropped; `None`: not absolute, or `..`.

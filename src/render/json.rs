@@ -17,7 +17,7 @@ use crate::tree::{flags, EntryKind, Selection, TreeView};
 use crate::units::format_json_size;
 use crate::vocab::{SizeMode, UnitStyle};
 
-fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
+pub(crate) fn write_str(out: &mut dyn Write, s: &str) -> io::Result<()> {
     out.write_all(b"\"")?;
     let mut start = 0;
     for (i, b) in s.bytes().enumerate() {

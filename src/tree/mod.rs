@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 mod aggregate;
 mod build;
 mod edit;
+mod events;
 mod filter;
 mod find;
 mod identity;
@@ -27,6 +28,7 @@ pub(crate) mod view;
 
 pub use build::{span_ahead, spare_room, LinkKey, TreeBuilder};
 pub use edit::{Removal, Sizes};
+pub use events::ScanSink;
 pub use filter::{PathFilters, TimeFilter};
 pub use ids::{EntryId, IdMap, IdSet};
 pub use postorder::{Built, PostOrderBuilder};

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["error"],
     &["formats"],
     &["import"],
+    &["history"],
     &["config"],
     &["app"],
     &["tui"],

@@ -31,6 +31,8 @@ mod export_files;
 mod extents;
 mod extents_views;
 mod generated;
+mod history;
+mod history_faults;
 mod html;
 mod html_map;
 mod identity;

@@ -1,18 +1,16 @@
 //! Where the entries an export's reader meets go: into a tree ([`PostOrderBuilder`]), or
-//! straight into a binary export ([`StreamWriter`]: a merge written as it is read, holding no
-//! tree).
+//! straight into a [`ScanSink`] (a binary export, the history: a merge written as it is read,
+//! holding no tree).
 
-use std::io::BufWriter;
+use std::io;
 
 use crate::error::{report_streamed_error, report_streamed_unfilled};
-use crate::export::ExportSink;
-use crate::formats::ncdu_bin::StreamWriter;
-use crate::tree::{LinkKey, Node, PostOrderBuilder, StatExtra};
+use crate::tree::{LinkKey, Node, PostOrderBuilder, ScanSink, StatExtra};
 use crate::walk::ErrorKind;
 
-/// A binary export being written, and the errors met on the way.
+/// A stream of scan events being written, and the errors met on the way.
 pub struct Streamed {
-    pub writer: StreamWriter<BufWriter<ExportSink>>,
+    pub writer: Box<dyn ScanSink>,
     /// Errors the parts record, reported as met.
     pub errors: usize,
     to_terminal: bool,
@@ -23,7 +21,7 @@ pub struct Streamed {
 }
 
 impl Streamed {
-    pub fn new(writer: StreamWriter<BufWriter<ExportSink>>, to_terminal: bool) -> Streamed {
+    pub fn new(writer: Box<dyn ScanSink>, to_terminal: bool) -> Streamed {
         Streamed {
             writer,
             errors: 0,
@@ -35,11 +33,16 @@ impl Streamed {
 
     /// A stream that counts the errors it meets without reporting them: an export written
     /// again from itself, whose errors were reported when it was first written.
-    pub fn quiet(writer: StreamWriter<BufWriter<ExportSink>>) -> Streamed {
+    pub fn quiet(writer: Box<dyn ScanSink>) -> Streamed {
         Streamed {
             quiet: true,
             ..Streamed::new(writer, false)
         }
+    }
+
+    /// Completes what was written (see [`ScanSink::finish`]).
+    pub fn finish(self) -> io::Result<()> {
+        self.writer.finish()
     }
 
     /// Reports a directory `name` of the directory open, left out by the part `by` of a merge

@@ -180,3 +180,40 @@ impl<W: Write> StreamWriter<W> {
         out.finish(root)
     }
 }
+
+/// An export written as a stream of scan events: what a merge or a scan out of the history
+/// writes into. Its `finish` makes the staged file the target's contents.
+impl crate::tree::ScanSink for StreamWriter<io::BufWriter<crate::export::ExportSink>> {
+    fn open_dir(&mut self, node: Node, name: &[u8], key: (u64, u64), extra: Option<StatExtra>) {
+        StreamWriter::open_dir(self, node, name, key, extra);
+    }
+
+    fn add(
+        &mut self,
+        node: Node,
+        name: &[u8],
+        key: (u64, u64),
+        extra: Option<StatExtra>,
+        links: Option<u32>,
+    ) {
+        StreamWriter::add(self, node, name, key, extra, links);
+    }
+
+    fn failed(&mut self, name: &[u8]) {
+        StreamWriter::failed(self, name);
+    }
+
+    fn close(&mut self) {
+        StreamWriter::close(self);
+    }
+
+    fn path(&self) -> Vec<u8> {
+        StreamWriter::path(self)
+    }
+
+    fn finish(self: Box<Self>) -> io::Result<()> {
+        StreamWriter::finish(*self)
+            .and_then(|out| out.into_inner().map_err(io::IntoInnerError::into_error))
+            .and_then(crate::export::ExportSink::finish)
+    }
+}
