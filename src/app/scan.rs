@@ -118,7 +118,7 @@ fn walking(config: &Config, walk: impl FnOnce(&walk::Progress) -> Scan) -> Scan 
             line.finish();
         }
         // how the walk ran, for tests and benchmarks (not a user-facing option)
-        if std::env::var_os("HOGS_DEBUG_WALK").is_some() {
+        if config.debug.walk {
             let threads = counters.threads.load(Relaxed);
             let grew = counters.threads_grew.load(Relaxed);
             let split = counters.split_listings.load(Relaxed);

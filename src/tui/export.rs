@@ -36,7 +36,7 @@ pub fn open(config: &Config) -> Option<Result<LazyTree<File>, String>> {
             )))
         }
     };
-    debug(&format!("loaded whole: {why}"));
+    debug(config, &format!("loaded whole: {why}"));
     None
 }
 
@@ -78,7 +78,7 @@ pub fn run(
     }
     let tree = browser.state.tree();
     status = status.max(report(config, tree));
-    debug("read on demand");
+    debug(config, "read on demand");
     if let Some(sig) = watch.signal() {
         std::process::exit(128 + sig);
     }
@@ -137,9 +137,9 @@ fn report(config: &Config, tree: &LazyTree<File>) -> ExitStatus {
     status
 }
 
-/// Says how the export was read, for tests (`HOGS_DEBUG_IMPORT`, as the printed views do).
-fn debug(what: &str) {
-    if std::env::var_os("HOGS_DEBUG_IMPORT").is_some() {
+/// Says how the export was read, for tests (as the printed views do).
+fn debug(config: &Config, what: &str) {
+    if config.debug.import {
         say(format!("import: {what}"));
     }
 }
