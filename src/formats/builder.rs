@@ -133,6 +133,9 @@ pub(crate) struct Sink {
     /// Entries recorded as unreadable that are not directories: (parent's sequence number,
     /// name). A walk keeps no node for them either, only the error.
     failed: Vec<(u32, Box<[u8]>)>,
+    /// Directories a part left out that no part of the merge scanned, by sequence number,
+    /// with the name of that part's file.
+    unfilled: Vec<(u32, Vec<u8>)>,
     /// (dev, ino) of the hard links met so far: later names are duplicates (in a merge, in
     /// any part).
     links_seen: FxHashSet<(u64, u64)>,
@@ -149,6 +152,7 @@ impl Sink {
             count: 0,
             unreadable: Vec::new(),
             failed: Vec::new(),
+            unfilled: Vec::new(),
             links_seen: FxHashSet::default(),
             keep,
             sharing: Some(Vec::new()),
@@ -196,6 +200,15 @@ impl Sink {
         }
     }
 
+    /// The directory `name` just opened (sequence number `seq`) was left out by the part `by`
+    /// of a merge, and no part scanned it: nothing of it is counted.
+    pub(super) fn unfilled(&mut self, seq: u32, name: &[u8], by: Vec<u8>) {
+        match &mut self.out {
+            Out::Tree(_) => self.unfilled.push((seq, by)),
+            Out::Binary(b) => b.report_unfilled(name, &by),
+        }
+    }
+
     /// The tree and the errors it records, by path as a walk reports them.
     pub(crate) fn into_scan(self) -> Scan {
         let builder = match self.out {
@@ -218,6 +231,14 @@ impl Sink {
             .chain(self.failed.into_iter().map(|(seq, name)| ScanError {
                 at: ErrorAt::Entry(dir(seq), name),
                 kind: ErrorKind::Access,
+                errno: 0,
+            }))
+            .chain(self.unfilled.into_iter().map(|(seq, by)| ScanError {
+                at: ErrorAt::Unfilled {
+                    path: tree.path(dir(seq)),
+                    by,
+                },
+                kind: ErrorKind::Unfilled,
                 errno: 0,
             }))
             .collect();
@@ -299,6 +320,7 @@ fn in_preorder(tree: &Tree, read: &[Sharing]) -> Vec<Sharing> {
 }
 
 /// What a merge does where a part being read meets the place of another part.
+#[derive(Clone, Copy)]
 pub(crate) enum Meet {
     /// Nothing there: the entry is read as usual.
     Plain,
@@ -306,20 +328,32 @@ pub(crate) enum Meet {
     Descend(usize),
     /// Left out: another part, given first, has it.
     Skip,
+    /// An entry the part left out (`"excluded"`) that another part scanned, at this merge
+    /// position: that part is read in its place, now, so that the merge meets every name in
+    /// directory order, as du does (a hard link shared by two parts counts where du counts it).
+    Fill(usize),
 }
 
 /// The hooks of a merge ([`crate::import::merge`]) into the reading of one of its parts. A merge
 /// position is where a directory is in the merge's tree of part roots.
 pub(crate) trait Graft {
     /// An entry `name` of the directory at merge position `at` was read: what to do with it.
-    /// `excluded`: the entry says it was not scanned (another filesystem, a pattern).
+    /// `excluded`: the entry says it was not scanned (`Some(true)`: another filesystem;
+    /// `Some(false)`: a pattern).
     fn meet(
         &mut self,
         at: usize,
         name: &[u8],
         is_dir: bool,
-        excluded: bool,
+        excluded: Option<bool>,
     ) -> Result<Meet, ImportError>;
+    /// Reads what belongs at merge position `at` into the directory open in the sink, where
+    /// the part being read left it out ([`Meet::Fill`]).
+    fn fill(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;
+    /// A directory the part being read left out by a pattern was not filled by another part:
+    /// the name of the part's file, when the merge reports it (a merge of one file, an
+    /// export written again from itself, does not).
+    fn unfilled_by(&self) -> Option<Vec<u8>>;
     /// The directory at merge position `at` is about to close: the parts that belong in it and
     /// were not met are read into it now.
     fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;

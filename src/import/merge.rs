@@ -316,15 +316,18 @@ impl Graft for Merge<'_> {
         at: usize,
         name: &[u8],
         is_dir: bool,
-        excluded: bool,
+        excluded: Option<bool>,
     ) -> Result<Meet, ImportError> {
         let Some(k) = self.kid(at, name) else {
             return Ok(Meet::Plain);
         };
-        if excluded && self.spots[k].part.is_some() {
-            // not scanned there (another filesystem, -x): the part that scanned it replaces
-            // the mark, when this directory closes
-            return Ok(Meet::Skip);
+        let filled = self.spots[k].part.is_some() || !self.parts_below(k).is_empty();
+        if excluded.is_some() && filled {
+            // not scanned there (-X, another filesystem with -x): what scanned it is read in
+            // its place, where the directory lists it, so that a hard link it shares with
+            // what follows counts where du counts it
+            self.spots[k].met = true;
+            return Ok(Meet::Fill(k));
         }
         let Some(&reading) = self.reading.last() else {
             return Ok(Meet::Plain);
@@ -385,6 +388,15 @@ impl Graft for Merge<'_> {
             todo.extend(&self.spots[s].kids);
         }
         Ok(Meet::Plain)
+    }
+
+    fn fill(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError> {
+        self.emit(sink, at, false)
+    }
+
+    fn unfilled_by(&self) -> Option<Vec<u8>> {
+        let &reading = self.reading.last()?;
+        (self.files.len() > 1).then(|| self.files[reading].as_bytes().to_vec())
     }
 
     fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError> {

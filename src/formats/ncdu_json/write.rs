@@ -144,7 +144,11 @@ fn write_info<T: TreeView>(
                 o.uid, o.gid, o.mode
             )?;
         }
-        write!(out, ",\"mtime\":{}", tree.mtime(id).max(0))?;
+        // (none for what -X left out, never stat'ed: ncdu writes none either)
+        let mtime = tree.mtime(id).max(0);
+        if mtime > 0 || !has(flags::FILTERED) {
+            write!(out, ",\"mtime\":{mtime}")?;
+        }
     }
     let linked = !is_dir && (has(flags::HARDLINK) || has(flags::DUPLICATE));
     if let Some((_, ino)) = linked.then(|| tree.identity(id)).flatten() {
