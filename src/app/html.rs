@@ -30,6 +30,7 @@ pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
         Ok(w) => w,
         Err(status) => return status,
     };
+    let config = &*super::leaving_out_own_file(config, &sink);
     let mut out = BufWriter::with_capacity(64 * 1024, sink);
     let (written, status) = match &html.diff {
         Some(opts) => match super::diff::matched(config, opts) {
