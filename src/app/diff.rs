@@ -197,12 +197,7 @@ pub fn sides_for_view(
     let old = import::import_file(&opts.old, err_tty, keep_for_diff(config))?;
     let (new, new_name, shown_name) = match (&config.import, config.paths.first()) {
         (Some(imports), _) => {
-            // shown read-only: nothing is deleted or rescanned, so no identities
-            let keep = import::Keep {
-                identity: false,
-                extra: config.walk.keep_extra,
-                time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
-            };
+            let keep = super::scan::import_keep(config, true);
             let new = import::import_files(&imports.files, imports.keep_first, err_tty, keep)?;
             let name = match new.tree.roots().next() {
                 Some(root) => new.tree.name(root).to_vec(),

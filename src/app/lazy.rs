@@ -11,25 +11,20 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use super::rows::{render_rows, Shown};
-use crate::config::{Config, Form, Rows, View};
+use crate::config::{Config, Form, View};
 use crate::error::{fail, report_errors_by_path, say, ExitStatus};
 use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::formats::ncdu_bin::{is_binary, ReadAt};
 use crate::render::escape::shown;
 use crate::render::labels::Labels;
 use crate::tree::TreeView;
-use crate::vocab::SizeMode;
 
 /// Prints `view` of the one binary export `config` imports, read on demand, when the view
 /// needs nothing the stored totals lack; `None`: the caller loads the import.
 pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
-    let file = one_binary_file(config, view)?;
-    let debug = std::env::var_os("HOGS_DEBUG_IMPORT");
-    if debug.as_deref() == Some(OsStr::new("load")) {
-        return None;
-    }
+    let file = binary_export(config)?;
     let said = |what: &str| {
-        if debug.is_some() {
+        if config.debug.import {
             say(format!("import: {what}"));
         }
     };
@@ -73,39 +68,21 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
     Some(status.max(super::write_status(written, None, data, tty)))
 }
 
-/// The file when `config` imports one binary export (not stdin) for a view of the tree or
-/// its files, in bytes or entries, with nothing that changes the sums or names directories.
-fn one_binary_file(config: &Config, view: View) -> Option<File> {
-    let plain = matches!(view.rows, Rows::Tree | Rows::OnlyFiles)
-        && config.view.filetime.is_none()
-        && config.view.collapse.0.is_empty()
-        && config.view.collapse.1.is_empty();
-    plain.then(|| binary_export(config)).flatten()
-}
-
-/// The file `hogs i` browses on demand: one binary export (not stdin), shown in bytes or
-/// entries, with nothing that changes the sums (filters, `--extents`) and no comparison.
+/// The file `hogs i` browses on demand: one binary export (not stdin) for a view the stored
+/// totals answer (`Config::on_demand`: no comparison, nothing that changes the sums).
 pub fn browsable(config: &Config) -> Option<File> {
-    let debug = std::env::var_os("HOGS_DEBUG_IMPORT");
-    if debug.as_deref() == Some(OsStr::new("load")) || config.mode.diff().is_some() {
-        return None;
-    }
     binary_export(config)
 }
 
-/// The one binary export `config` imports, when its sums are the stored totals.
+/// The one binary export `config` imports, when the view may read it on demand.
 fn binary_export(config: &Config) -> Option<File> {
-    let files = &config.import.as_ref()?.files;
-    let plain = matches!(
-        config.walk.mode,
-        SizeMode::Disk | SizeMode::Apparent | SizeMode::Count
-    ) && !config.filters.is_active()
-        && !config.extents;
-    let [file] = &files[..] else { return None };
-    match plain {
-        true => binary_file(file),
-        false => None,
+    if !config.on_demand {
+        return None;
     }
+    let [file] = &config.import.as_ref()?.files[..] else {
+        return None;
+    };
+    binary_file(file)
 }
 
 /// `path` opened when it is an ncdu 2 binary export in a regular file (stdin is not: it

@@ -24,20 +24,15 @@ use crate::formats::ncdu_bin;
 use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::render::escape::shown;
 use crate::tree::TreeView;
-use crate::vocab::SizeMode;
 use crate::walk::Scan;
 
 /// Prints the comparison of the binary export `opts` names with the one `config` imports,
 /// or with a walk of its path, read on demand, when the view needs nothing the stored totals
 /// lack; `None`: the caller loads (and walks) as usual.
 pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> Option<ExitStatus> {
-    let old_file = plain(config).then(|| binary_file(&opts.old)).flatten()?;
-    let debug = std::env::var_os("HOGS_DEBUG_IMPORT");
-    if debug.as_deref() == Some(OsStr::new("load")) {
-        return None;
-    }
+    let old_file = config.on_demand.then(|| binary_file(&opts.old)).flatten()?;
     let said = |what: &str| {
-        if debug.is_some() {
+        if config.debug.import {
             say(format!("diff: {what}"));
         }
     };
@@ -126,7 +121,7 @@ fn compare(
             Ok(()) => {}
         }
     }
-    if std::env::var_os("HOGS_DEBUG_IMPORT").is_some() {
+    if config.debug.import {
         say("diff: compared on demand");
     }
     let mut status = ExitStatus::Success;
@@ -248,12 +243,4 @@ fn cannot(path: &OsStr, e: &dyn std::fmt::Display, tty: bool) -> ExitStatus {
         "cannot import '{}': {e}",
         shown(path.as_bytes(), tty)
     ))
-}
-
-/// Whether the comparison reads only what the stored totals say: sizes on disk or
-/// apparent, with no filter.
-fn plain(config: &Config) -> bool {
-    matches!(config.walk.mode, SizeMode::Disk | SizeMode::Apparent)
-        && !config.filters.is_active()
-        && !config.extents
 }

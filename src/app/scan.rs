@@ -19,7 +19,7 @@ pub fn load(config: &Config) -> Result<(Scan, ExitStatus), ExitStatus> {
             &imports.files,
             imports.keep_first,
             config.terminals.stderr,
-            import_keep(config),
+            import_keep(config, false),
         )
         .map_err(fail)?,
         None => walk_paths(config),
@@ -67,11 +67,12 @@ pub fn report(scan: &Scan, config: &Config) -> ExitStatus {
     }
 }
 
-/// What of an `--import` file a printing run keeps: what the walk would have kept (an
-/// export needs identities, the extended export and the time filters need owners and times).
-fn import_keep(config: &Config) -> import::Keep {
+/// What of an `--import` file a run keeps: what the walk would have kept (an export needs
+/// identities, the extended export and the time filters need owners and times). `read_only`:
+/// the interactive view shows it, deleting and rescanning nothing, so no identities.
+pub fn import_keep(config: &Config, read_only: bool) -> import::Keep {
     import::Keep {
-        identity: config.walk.keep_identity,
+        identity: config.walk.keep_identity && !read_only,
         extra: config.walk.keep_extra,
         time: import::time_needed(config.filters.times.iter().map(|t| t.field)),
     }
@@ -118,7 +119,7 @@ fn walking(config: &Config, walk: impl FnOnce(&walk::Progress) -> Scan) -> Scan 
             line.finish();
         }
         // how the walk ran, for tests and benchmarks (not a user-facing option)
-        if std::env::var_os("HOGS_DEBUG_WALK").is_some() {
+        if config.debug.walk {
             let threads = counters.threads.load(Relaxed);
             let grew = counters.threads_grew.load(Relaxed);
             let split = counters.split_listings.load(Relaxed);

@@ -10,6 +10,8 @@ pub mod history;
 pub mod mode;
 mod needs;
 #[cfg(test)]
+mod route_table;
+#[cfg(test)]
 mod walk_table;
 
 use std::ffi::OsString;
@@ -74,6 +76,36 @@ pub struct Config {
     /// `--extents`: after the walk, count files by their extents (disk sizes only; not with
     /// `--import`, whose tree is not the filesystem).
     pub extents: bool,
+    /// What the run says of how it ran, for tests and benchmarks.
+    pub debug: Debug,
+    /// The view is answered by a saved scan's stored totals: one ncdu 2 binary export is read
+    /// on demand, not loaded ([`needs::on_demand`], the one place this is decided).
+    pub on_demand: bool,
+}
+
+/// The debug environment variables, read once, here (not user-facing options: tests and
+/// benchmarks set them).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Debug {
+    /// `HOGS_DEBUG_IMPORT`: say whether a saved scan was read on demand or loaded whole.
+    pub import: bool,
+    /// `HOGS_DEBUG_IMPORT=load`: load a saved scan whole even where it could be read on
+    /// demand (the two routes compared on one file).
+    pub load: bool,
+    /// `HOGS_DEBUG_WALK`: say how the walk ran (threads, split listings).
+    pub walk: bool,
+}
+
+impl Debug {
+    /// Reads the environment.
+    pub fn from_env() -> Debug {
+        let import = std::env::var_os("HOGS_DEBUG_IMPORT");
+        Debug {
+            import: import.is_some(),
+            load: import.as_deref() == Some(std::ffi::OsStr::new("load")),
+            walk: std::env::var_os("HOGS_DEBUG_WALK").is_some(),
+        }
+    }
 }
 
 /// The most walker threads: past a few hundred, more threads only wait on the same disk
@@ -201,7 +233,7 @@ impl Config {
         exclusions.mark = matches!(mode, Mode::Export(_));
         let roots = paths.len();
         let needs = mode.needs(numbers.depth) | needs::of_options(&cli, &filters, import.is_some());
-        Ok(Config {
+        let mut config = Config {
             paths,
             walk: needs::walk_options(&cli, needs, numbers.threads, exclusions, roots),
             filters,
@@ -214,7 +246,11 @@ impl Config {
             terminals,
             notes: numbers.notes,
             exit_zero: cli.exit_zero,
-        })
+            debug: Debug::from_env(),
+            on_demand: false,
+        };
+        config.on_demand = needs::on_demand(&config);
+        Ok(config)
     }
 }
 

@@ -1,12 +1,15 @@
 //! What the walk must keep, as the union of what the run's view needs ([`Mode::needs`], in
 //! mode.rs: one line per view) and what its options add ([`of_options`]). `walk_options` is
-//! the one place that turns needs into a walk; `walk_table.rs` pins every case.
+//! the one place that turns needs into a walk; `walk_table.rs` pins every case. Whether a
+//! saved scan may be read on demand instead of loaded is decided once too ([`on_demand`];
+//! `route_table.rs` pins it).
 //!
 //! [`Mode::needs`]: super::Mode::needs
 
 use std::ops::BitOr;
 
 use super::cli::{Cli, FileTime};
+use super::{Config, Mode, Rows};
 use crate::tree::PathFilters;
 use crate::vocab::SizeMode;
 use crate::walk::{Exclusions, WalkOptions};
@@ -118,4 +121,32 @@ pub(super) fn walk_options(
         keep_times: needs.times,
         fold_files: !needs.files,
     }
+}
+
+/// Whether the run's view is answered by the stored totals of a saved scan, so that one ncdu 2
+/// binary export may be read on demand (memory bounded by what is shown) instead of loaded
+/// whole: sizes on disk or apparent, or entries (not in a comparison, which trims them), with
+/// nothing that changes the sums (filters, `--extents`) or reads what the totals lack (times,
+/// `--collapse`'s names, file types, owners). The one place the route is chosen: the runs
+/// only check that the file is such an export, and the reader may still hand a file back to
+/// the load (hard links, ncdu's shared sizes).
+pub(super) fn on_demand(config: &Config) -> bool {
+    let sums = |count: bool| match config.walk.mode {
+        SizeMode::Disk | SizeMode::Apparent => true,
+        SizeMode::Count => count,
+        SizeMode::Time => false,
+    };
+    let view = match &config.mode {
+        Mode::Print(view) => {
+            matches!(view.rows, Rows::Tree | Rows::OnlyFiles)
+                && config.view.filetime.is_none()
+                && config.view.collapse.0.is_empty()
+                && config.view.collapse.1.is_empty()
+                && sums(true)
+        }
+        Mode::Interactive(ia) => ia.diff.is_none() && sums(true),
+        Mode::Diff { .. } => sums(false),
+        Mode::Export(_) | Mode::Html(_) => false,
+    };
+    view && !config.filters.is_active() && !config.extents && !config.debug.load
 }

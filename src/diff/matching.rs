@@ -1,8 +1,7 @@
 //! The match of two trees: which entry of one is which of the other, and what changed.
 
-use rustc_hash::FxHashMap;
-
-use super::{live, same_kind, unread};
+use super::children::ChildPairs;
+use super::unread;
 use crate::tree::{EntryId, EntryKind, IdMap, IdSet, TreeView};
 use crate::vocab::SizeMode;
 
@@ -28,6 +27,24 @@ enum Step<O, N> {
     Close { new: N, up: Option<N> },
 }
 
+/// The children of the directory pair being matched and their pairing: buffers kept from one
+/// directory to the next.
+struct Lists<O, N> {
+    olds: Vec<O>,
+    news: Vec<N>,
+    rule: ChildPairs,
+}
+
+impl<O, N> Default for Lists<O, N> {
+    fn default() -> Self {
+        Lists {
+            olds: Vec::new(),
+            news: Vec::new(),
+            rule: ChildPairs::default(),
+        }
+    }
+}
+
 impl<O: EntryId, N: EntryId> Matching<O, N> {
     /// Matches the subtree at `new_root` of `new` with the one at `old_root` of `old`. The two
     /// roots are paired whatever their names (whether they should be is the caller's call).
@@ -45,7 +62,7 @@ impl<O: EntryId, N: EntryId> Matching<O, N> {
             new_root,
             mode,
         };
-        let mut names = FxHashMap::default();
+        let mut lists = Lists::default();
         m.pair(old, new, (old_root, new_root), None);
         let mut stack = vec![Step::Open {
             new: new_root,
@@ -57,7 +74,7 @@ impl<O: EntryId, N: EntryId> Matching<O, N> {
                 Step::Open { new: n, old: o, up } => {
                     stack.push(Step::Close { new: n, up });
                     // an unread directory's contents now are unknown, not gone
-                    if !unread(new, n) && m.children(old, new, (o, n), &mut names, &mut stack) {
+                    if !unread(new, n) && m.children(old, new, (o, n), &mut lists, &mut stack) {
                         m.changed.insert(n);
                     }
                 }
@@ -71,69 +88,35 @@ impl<O: EntryId, N: EntryId> Matching<O, N> {
         m
     }
 
-    /// Matches the children of a matched directory pair, pushing the pairs of directories
-    /// below: position by position while the names agree (two scans of one filesystem list a
-    /// directory in the same order), then the rest by name. Whether an entry was added or
-    /// removed there.
-    fn children<'o, OT, NT>(
+    /// Matches the children of a matched directory pair by the one rule ([`ChildPairs`]),
+    /// pushing the pairs of directories below. Whether an entry was added or removed there.
+    fn children<OT, NT>(
         &mut self,
-        old: &'o OT,
+        old: &OT,
         new: &NT,
         (o_dir, n_dir): (O, N),
-        names: &mut FxHashMap<&'o [u8], O>,
+        lists: &mut Lists<O, N>,
         stack: &mut Vec<Step<O, N>>,
     ) -> bool
     where
         OT: TreeView<Id = O>,
         NT: TreeView<Id = N>,
     {
-        let mut pair = |m: &mut Self, o: O, n: N| {
-            m.pair(old, new, (o, n), Some(n_dir));
+        let Lists { olds, news, rule } = lists;
+        olds.clear();
+        olds.extend(old.children(o_dir));
+        news.clear();
+        news.extend(new.children(n_dir));
+        rule.pair(old, new, olds, news);
+        for (i, j) in rule.pairs() {
+            let (o, n) = (olds[j], news[i]);
+            self.pair(old, new, (o, n), Some(n_dir));
             if new.kind(n) == EntryKind::Dir {
                 let up = Some(n_dir);
                 stack.push(Step::Open { new: n, old: o, up });
             }
-        };
-        let mut same = 0;
-        for (n, o) in new.children(n_dir).zip(old.children(o_dir)) {
-            if !live(new, n)
-                || !live(old, o)
-                || !same_kind(new.kind(n), old.kind(o))
-                || new.entry_name(n) != old.entry_name(o)
-            {
-                break;
-            }
-            pair(self, o, n);
-            same += 1;
         }
-        if same == new.child_count(n_dir) {
-            // anything old left has no counterpart: removed
-            return old.children(o_dir).skip(same).any(|o| live(old, o));
-        }
-        // the rest by name (the first of two equal names in a hand-made export wins)
-        names.clear();
-        let mut old_left = 0usize;
-        for o in old.children(o_dir).skip(same) {
-            if live(old, o) {
-                old_left += 1;
-                names.entry(old.entry_name(o)).or_insert(o);
-            }
-        }
-        let (mut added, mut by_name) = (false, 0usize);
-        for n in new.children(n_dir).skip(same) {
-            if !live(new, n) {
-                continue;
-            }
-            match names.get(new.entry_name(n)) {
-                Some(&o) if same_kind(new.kind(n), old.kind(o)) => {
-                    names.remove(new.entry_name(n));
-                    pair(self, o, n);
-                    by_name += 1;
-                }
-                _ => added = true,
-            }
-        }
-        added || by_name < old_left
+        rule.unpaired(old, new, olds, news)
     }
 
     /// Records a pair; a change of size marks it, and a file's its directory `up` (a

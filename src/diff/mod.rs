@@ -21,6 +21,7 @@
 //! loads both scans), its printed views [`crate::render::diff`] and [`crate::render::diff_json`],
 //! and the interactive view's column [`crate::tui::diff`].
 
+mod children;
 mod matching;
 pub mod on_demand;
 mod pairs;

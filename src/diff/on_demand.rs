@@ -2,18 +2,19 @@
 //! demand (ncdu 2 binary exports), where a [`super::Matching`] made ahead would keep a pair
 //! for every entry. An entry of the new tree carries its old counterpart ([`Both`]): a view
 //! reaches every entry from the top, so it is handed the pair as it goes down. A directory's
-//! children are matched, by the rules of the whole match, when a view opens it; what is kept
-//! is the counterpart of each directory opened (for the parents of what it lists) and, for
-//! each matched directory of equal totals a view asks about, whether anything below it
-//! changed: found by matching its subtree, keeping only the directory pairs still to read,
-//! up to the first change.
+//! children are paired when a view opens it, by the one rule the whole match uses
+//! (`children.rs`); what is kept is the counterpart of each directory opened (for the parents
+//! of what it lists) and, for each matched directory of equal totals a view asks about,
+//! whether anything below it changed: found by matching its subtree, keeping only the
+//! directory pairs still to read, up to the first change.
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{live, same_kind, unread, Entry, EntryOf, Pairs};
+use super::children::ChildPairs;
+use super::{live, unread, Entry, EntryOf, Pairs};
 use crate::tree::ids::Sparse;
 use crate::tree::{EntryId, EntryKind, TreeView};
 use crate::vocab::SizeMode;
@@ -118,7 +119,12 @@ impl<'t, O: TreeView, N: TreeView> Paired<'t, O, N> {
             true => old.children(b.old).collect(),
             false => old.children_passing(b.old).collect(),
         };
-        let (of, removed) = match_children(old, new, &olds, &news);
+        let mut rule = ChildPairs::default();
+        rule.pair(old, new, &olds, &news);
+        let of = (0..news.len())
+            .map(|i| rule.old_at(i).map_or(O::Id::NONE, |j| olds[j]))
+            .collect();
+        let removed = rule.removed(old, &olds).collect();
         (news, of, removed)
     }
 
@@ -149,64 +155,6 @@ impl<'t, O: TreeView, N: TreeView> Paired<'t, O, N> {
         }
         false
     }
-}
-
-/// Matches the children of a directory pair as [`super::Matching`] does: position by
-/// position while both are live, of one kind and named alike (two scans of one filesystem
-/// list a directory in the same order), then by name (the first of two equal old names
-/// wins). Each new child's counterpart ([`EntryId::NONE`]: added), and the live old
-/// children left (removed). Names are read and dropped: only this directory's are held.
-fn match_children<O: TreeView, N: TreeView>(
-    old: &O,
-    new: &N,
-    olds: &[O::Id],
-    news: &[N::Id],
-) -> (Vec<O::Id>, Vec<O::Id>) {
-    let mut of = vec![O::Id::NONE; news.len()];
-    let mut taken = vec![false; olds.len()];
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    let mut same = 0;
-    for (&n, &o) in news.iter().zip(olds) {
-        if !live(new, n) || !live(old, o) || !same_kind(new.kind(n), old.kind(o)) {
-            break;
-        }
-        new.entry_name_into(n, &mut a);
-        old.entry_name_into(o, &mut b);
-        if a != b {
-            break;
-        }
-        (of[same], taken[same]) = (o, true);
-        same += 1;
-    }
-    if same < news.len() {
-        let mut names: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
-        for (j, &o) in olds.iter().enumerate().skip(same) {
-            if live(old, o) {
-                old.entry_name_into(o, &mut b);
-                names.entry(std::mem::take(&mut b)).or_insert(j);
-            }
-        }
-        for (i, &n) in news.iter().enumerate().skip(same) {
-            if !live(new, n) {
-                continue;
-            }
-            new.entry_name_into(n, &mut a);
-            match names.get(&a) {
-                Some(&j) if same_kind(new.kind(n), old.kind(olds[j])) => {
-                    names.remove(&a);
-                    (of[i], taken[j]) = (olds[j], true);
-                }
-                _ => {}
-            }
-        }
-    }
-    let removed = olds
-        .iter()
-        .zip(&taken)
-        .filter(|&(&o, &t)| !t && live(old, o))
-        .map(|(&o, _)| o)
-        .collect();
-    (of, removed)
 }
 
 impl<'t, O: TreeView, N: TreeView> Pairs<O, Paired<'t, O, N>> for Paired<'t, O, N> {

@@ -229,6 +229,50 @@ fn duplicate_names_match_once() {
 }
 
 #[test]
+fn the_match_made_ahead_and_the_one_made_on_demand_pair_alike() {
+    // one rule, two routes: every case, position first then by name, pairs the same entries
+    let reordered = (
+        tree("/r", &[("a", 1), ("b/", 0), ("b/x", 2), ("c", 3), ("d", 4)]),
+        tree(
+            "/r",
+            &[
+                ("d", 4),
+                ("c", 3),
+                ("e", 5),
+                ("b/", 0),
+                ("b/x", 9),
+                ("a", 1),
+            ],
+        ),
+    );
+    let duplicates = (
+        tree("/r", &[("x", 1), ("x", 2), ("k/", 0), ("k/y", 1)]),
+        tree("/r", &[("y", 7), ("x", 1), ("x", 2), ("x", 3), ("k", 1)]),
+    );
+    for (old, new) in [changed_pair(), reordered, duplicates] {
+        let ahead = matching(&old, &new);
+        let ahead = every_entry(&ahead.with(&old, &new));
+        let paired = on_demand::Paired::new(&old, 1, &new, 1, SizeMode::Disk);
+        let on_demand = every_entry(&Diff::of(&old, &paired, &paired));
+        assert_eq!(ahead, on_demand);
+    }
+}
+
+/// Every entry, depth first in the order the comparison lists them: (path, status, old size,
+/// new size), repeated names included.
+fn every_entry<O: TreeView, N: TreeView, M: Pairs<O, N>>(
+    d: &Diff<'_, O, N, M>,
+) -> Vec<(Vec<u8>, Status, u64, u64)> {
+    let mut out = Vec::new();
+    let mut stack = vec![d.top()];
+    while let Some(e) = stack.pop() {
+        out.push((d.rel_path(e), d.status(e), d.old_size(e), d.new_size(e)));
+        stack.extend(d.children(e).into_iter().rev());
+    }
+    out
+}
+
+#[test]
 fn deleted_and_filtered_entries_take_no_part() {
     let old = tree("/r", &[("a", 5), ("b", 6)]);
     let mut new = tree("/r", &[("a", 5), ("b", 6)]);

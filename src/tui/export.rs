@@ -32,7 +32,7 @@ pub fn open(config: &Config) -> Option<Result<LazyTree<File>, String>> {
             )))
         }
     };
-    debug(&format!("loaded whole: {why}"));
+    debug(config, &format!("loaded whole: {why}"));
     None
 }
 
@@ -101,13 +101,13 @@ fn report(config: &Config, tree: &LazyTree<File>) -> ExitStatus {
         say(format!("cannot read all of '{name}': {damage}"));
         status = ExitStatus::Incomplete;
     }
-    debug("read on demand");
+    debug(config, "read on demand");
     status
 }
 
-/// Says how the export was read, for tests (`HOGS_DEBUG_IMPORT`, as the printed views do).
-fn debug(what: &str) {
-    if std::env::var_os("HOGS_DEBUG_IMPORT").is_some() {
+/// Says how the export was read, for tests (as the printed views do).
+fn debug(config: &Config, what: &str) {
+    if config.debug.import {
         say(format!("import: {what}"));
     }
 }

@@ -61,12 +61,7 @@ pub fn load(config: &Config, app: &mut App) -> Result<bool, String> {
         let scan = match new {
             Some(scan) => scan,
             None => {
-                // shown read-only: nothing is deleted or rescanned, so no identities
-                let keep = crate::import::Keep {
-                    identity: false,
-                    extra: config.walk.keep_extra,
-                    time: crate::import::time_needed(config.filters.times.iter().map(|t| t.field)),
-                };
+                let keep = crate::app::scan::import_keep(config, true);
                 crate::import::import_files(
                     &imports.files,
                     imports.keep_first,
