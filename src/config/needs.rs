@@ -145,7 +145,8 @@ pub(super) fn on_demand(config: &Config) -> bool {
                 && sums(true)
         }
         Mode::Interactive(ia) => ia.diff.is_none() && sums(true),
-        Mode::Diff { .. } => sums(false),
+        // --between hands two scans out of the history to the diff, with this config's route
+        Mode::Diff { .. } | Mode::History(_) => sums(false),
         Mode::Export(_) | Mode::Html(_) => false,
     };
     view && !config.filters.is_active() && !config.extents && !config.debug.load

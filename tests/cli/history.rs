@@ -8,7 +8,7 @@ use std::process::Command;
 use crate::util::{parse_du, TestEnv};
 
 /// Whether `name` runs here (`name --version`).
-fn tool(name: &str) -> bool {
+pub(crate) fn tool(name: &str) -> bool {
     Command::new(name)
         .arg("--version")
         .output()
@@ -16,7 +16,7 @@ fn tool(name: &str) -> bool {
 }
 
 /// The sqlite3 shell's answer to `sql` on `db`, as text.
-fn sqlite(env: &TestEnv, db: &str, sql: &str) -> String {
+pub(crate) fn sqlite(env: &TestEnv, db: &str, sql: &str) -> String {
     let out = Command::new("sqlite3")
         .arg(env.path(db))
         .arg(sql)
@@ -31,7 +31,7 @@ fn sqlite(env: &TestEnv, db: &str, sql: &str) -> String {
 }
 
 /// `hogs ARGS`: success, stdout.
-fn ok(env: &TestEnv, args: &[&str]) -> String {
+pub(crate) fn ok(env: &TestEnv, args: &[&str]) -> String {
     let out = env.run(args);
     assert_eq!(
         out.status.code(),

@@ -5,45 +5,14 @@
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::history::{ok, sqlite, tool};
 use crate::util::TestEnv;
-
-fn tool(name: &str) -> bool {
-    Command::new(name)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// The binary as a plain process (to spawn, kill, run several at once), in the test's root.
 fn hogs(env: &TestEnv) -> Command {
     let mut cmd = Command::new(crate::util::hogs_bin());
     cmd.current_dir(env.root());
     cmd
-}
-
-fn sqlite(env: &TestEnv, db: &str, sql: &str) -> String {
-    let out = Command::new("sqlite3")
-        .arg(env.path(db))
-        .arg(sql)
-        .output()
-        .expect("run sqlite3");
-    assert!(
-        out.status.success(),
-        "sqlite3 {sql}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-fn ok(env: &TestEnv, args: &[&str]) -> String {
-    let out = env.run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "hogs {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// A tree of `dirs` directories of a few files each: enough that a record takes a while.
