@@ -1,5 +1,6 @@
 //! `hogs i --import x.ncdu` read on demand: the screens of the read-only view of the file
-//! equal those of the loaded import for the same keys (drill, sort, columns, search), and
+//! equal those of the loaded import for the same keys (drill, sort, columns, filter, `F`'s
+//! search), and
 //! damage met while browsing is one line in the footer, the rest browsable.
 
 use std::ffi::OsString;
@@ -126,6 +127,7 @@ impl Pair {
             "/", "f1", "\n", "j", "/", "\x08\x08", "mix", "\x08", "\n", "l", "h", "/", "f",
             "\x1b", // the filter of the visible directory
             " ", "j ", "l", "h", // marks
+            "F", "*1*", "\n", "j", " ", "\x1b", "F", "f", "\n", "jj", "l", "h", // search
             "e", "\x1b", "?", "x", // errors, help
         ];
         for keys in journey {
