@@ -173,6 +173,16 @@ fn ncdu_exports_read_on_demand_are_browsed_as_their_loaded_imports() {
     for name in ["balanced.ncdu", "balanced-8k-blocks.ncdu"] {
         let mut p = Pair::new(&fixtures.join(name));
         p.same_screens(name);
+        // more matches than F keeps: the biggest kept, the rest counted
+        p.keys("F*1*\n");
+        let screen = p.same_screens("F*1*");
+        assert!(
+            screen[0].contains("10000 matching \"*1*\"") && screen[0].contains("more not shown"),
+            "{}",
+            screen.join("\n")
+        );
+        assert_eq!(p.read.state.rows().len(), hogs::tui::state::MAX_FOUND);
+        p.keys("\x1b");
         p.journey();
     }
     let shared = config(&fixtures.join("tree.ncdu"));
