@@ -110,6 +110,7 @@ fn create_tree(root: &Path) {
 fn options(mode: SizeMode, threads: usize) -> WalkOptions {
     WalkOptions {
         mode,
+        keep_sizes: false,
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),

@@ -25,6 +25,7 @@ pub fn run(config: &Config, target: &ExportTarget) -> ExitStatus {
         Ok(sink) => sink,
         Err(status) => return status,
     };
+    let config = &*super::leaving_out_own_file(config, &sink);
     if streams_walk(config, target) {
         match sink.into_file() {
             Ok(file) => return walk_streamed(config, target, file),
@@ -197,7 +198,7 @@ fn streams_walk(config: &Config, target: &ExportTarget) -> bool {
         && config.paths.len() == 1
         && !config.filters.is_active()
         && !config.extents
-        && walk.mode != SizeMode::Count
+        && walk.measured() != SizeMode::Count
         && !walk.fold_files
         && walk.keep_identity
 }

@@ -76,7 +76,8 @@ pub fn run(config: &Config, opts: &DiffOptions, json: bool) -> Option<ExitStatus
     }
 }
 
-/// The new side: the file named in messages, and the walk streamed into it if it is one.
+/// The new side: the file named in messages (for a walk, the path walked into a temporary
+/// export), and the walk if it is one.
 struct NewSide<'a> {
     file: &'a OsStr,
     walk: Option<&'a Scan>,
@@ -116,8 +117,10 @@ fn compare(
         }
         Err(_) => Ok(()),
     };
-    for (tree, path) in [(old, opts.old.as_os_str()), (new, side.file)] {
+    let walked = side.walk.is_some();
+    for (tree, path, temp) in [(old, opts.old.as_os_str(), false), (new, side.file, walked)] {
         match tree.outcome() {
+            Err(Stop::Damaged(e)) if temp => return Ok(temp_failed("read back", path, &e, tty)),
             Err(Stop::Damaged(e)) => return Ok(cannot(path, &e, tty)),
             Err(Stop::Load(why)) => return Err(why),
             Ok(()) => {}
@@ -187,12 +190,11 @@ fn walked(
         Ok(_) => return None,
         Err(e) => Err(e),
     };
-    let temp_name = OsStr::new("(temporary export)");
     if let Err(e) = written {
-        return Some(cannot(temp_name, &e, tty));
+        return Some(temp_failed("write", path, &super::io_cause(&e), tty));
     }
     let side = NewSide {
-        file: temp_name,
+        file: path,
         walk: Some(&scan),
     };
     let why = match LazyTree::open(reader.try_clone().ok()?) {
@@ -201,10 +203,20 @@ fn walked(
             Err(why) => why,
         },
         Err(Stop::Load(why)) => why,
-        Err(Stop::Damaged(e)) => return Some(cannot(temp_name, &e, tty)),
+        Err(Stop::Damaged(e)) => return Some(temp_failed("read back", path, &e, tty)),
     };
     said(&format!("loaded whole: {why}"));
     Some(loaded(config, opts, json, reader, &scan))
+}
+
+/// What could not be done with the temporary export of the walk of `path`, and where it is
+/// (`$TMPDIR`, which may be full: the user can name another).
+fn temp_failed(doing: &str, path: &OsStr, e: &dyn std::fmt::Display, tty: bool) -> ExitStatus {
+    fail(format!(
+        "cannot {doing} the temporary export of '{}' in '{}' (TMPDIR): {e}",
+        shown(path.as_bytes(), tty),
+        shown(crate::import::temp_dir().as_os_str().as_bytes(), tty)
+    ))
 }
 
 /// The comparison of the old export with the walk's temporary one, both loaded whole.
@@ -212,17 +224,18 @@ fn loaded(config: &Config, opts: &DiffOptions, json: bool, temp: File, walk: &Sc
     let tty = config.terminals.stderr;
     // the writer's offset, shared: read from the start
     let mut temp = temp;
+    let path = config.paths[0].as_os_str();
     if let Err(e) = temp.seek(SeekFrom::Start(0)) {
-        return cannot(OsStr::new("(temporary export)"), &e, tty);
+        return temp_failed("read back", path, &super::io_cause(&e), tty);
     }
     let keep = super::diff::keep_for_diff(config);
     let old = match crate::import::import_file(&opts.old, tty, keep) {
         Ok(scan) => scan,
         Err(msg) => return fail(msg),
     };
-    let new = match crate::import::import_open(temp, keep) {
-        Ok(scan) => scan,
-        Err(e) => return cannot(OsStr::new("(temporary export)"), &e, tty),
+    let new = match crate::formats::ncdu_bin::read_binary_walked(temp, keep) {
+        Ok(import) => import.scan,
+        Err(e) => return temp_failed("read back", path, &e, tty),
     };
     match super::diff::matched_scans(config, opts, old, new, Some(walk)) {
         Ok(sides) => super::diff::print(config, &sides, json),

@@ -17,6 +17,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
+use crate::config::Config;
 use crate::error::{fail, ExitStatus};
 use crate::render::escape::shown;
 
@@ -62,6 +63,21 @@ pub fn write_status(
             }
         }
     }
+}
+
+/// The config a run writing `sink` scans with: the temporary file it writes is no part of the
+/// tree, though the target may be inside it (`hogs -O t/x.ncdu t`).
+pub fn leaving_out_own_file<'c>(
+    config: &'c Config,
+    sink: &crate::export::ExportSink,
+) -> std::borrow::Cow<'c, Config> {
+    use std::borrow::Cow;
+    let Some(name) = sink.staged_path().and_then(std::path::Path::file_name) else {
+        return Cow::Borrowed(config);
+    };
+    let mut own = config.clone();
+    own.walk.exclusions.written.push(name.as_bytes().to_vec());
+    Cow::Owned(own)
 }
 
 /// Opens the file a run writes whole (an export, a page), or says why it cannot.

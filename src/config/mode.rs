@@ -54,7 +54,7 @@ pub struct View {
 impl View {
     /// What the view reads of the scan, down to `depth` (`-d`).
     pub fn needs(&self, depth: Option<usize>) -> Needs {
-        match (self.rows, self.form) {
+        let needs = match (self.rows, self.form) {
             // -d 0 shows only the paths' own lines: their totals, no file below them
             (Rows::Tree, Form::Bars | Form::ScreenReader) => Needs {
                 files: depth != Some(0),
@@ -65,6 +65,11 @@ impl View {
                 extra: true,
                 ..Needs::FILES
             },
+        };
+        Needs {
+            // every node of -j has both sizes, whatever the view counts (-f)
+            sizes: self.form == Form::Json,
+            ..needs
         }
     }
 }

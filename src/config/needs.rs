@@ -103,11 +103,8 @@ pub(super) fn walk_options(
         SizeMode::Disk
     };
     WalkOptions {
-        mode: if needs.sizes && size_mode == SizeMode::Count {
-            SizeMode::Disk
-        } else {
-            size_mode
-        },
+        mode: size_mode,
+        keep_sizes: needs.sizes,
         one_filesystem: cli.limit_filesystem,
         follow_links: cli.dereference_links,
         exclusions,

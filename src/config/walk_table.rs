@@ -7,13 +7,14 @@ use super::cli::Cli;
 use super::Config;
 use crate::vocab::SizeMode::{self, Apparent, Count, Disk, Time};
 
-/// The walk's choices as letters: I keep_identity, S sparse_identity, X keep_extra (owners),
-/// T keep_times, F fold_files.
+/// The walk's choices as letters: B keep_sizes, I keep_identity, S sparse_identity, X
+/// keep_extra (owners), T keep_times, F fold_files.
 fn kept(args: &str) -> (SizeMode, String) {
     let argv = std::iter::once("hogs").chain(args.split_whitespace());
     let cli = Cli::try_parse_from(argv).expect("arguments");
     let w = Config::from_cli(cli).expect("config").walk;
     let letters = [
+        (w.keep_sizes, 'B'),
         (w.keep_identity, 'I'),
         (w.sparse_identity, 'S'),
         (w.keep_extra, 'X'),
@@ -38,10 +39,16 @@ fn each_mode_and_option_keeps_what_it_reads() {
         ("-d 0 . .", Disk, "F"),
         ("-d 0 -L -x", Disk, "F"),
         ("-f", Count, ""),
+        // -j writes both sizes of every node, whatever it counts
+        ("-j -f", Count, "B"),
+        ("-d 0 -j -f", Count, "B"),
+        ("-F -j -f", Count, "B"),
+        ("-t -j -f", Count, "B"),
+        ("--by-owner -j -f", Count, "BX"),
         // the other printed views look at files one by one
-        ("-d 0 -j", Disk, ""),
+        ("-d 0 -j", Disk, "B"),
         ("-d 0 -F", Disk, ""),
-        ("-d 0 -F -j", Disk, ""),
+        ("-d 0 -F -j", Disk, "B"),
         ("-d 0 -t", Disk, ""),
         ("-d 0 --by-owner", Disk, "X"),
         ("--by-owner -s", Apparent, "X"),
@@ -49,11 +56,11 @@ fn each_mode_and_option_keeps_what_it_reads() {
         ("-d 0 -e x", Disk, ""),
         ("-d 0 -v x", Disk, ""),
         ("-d 0 --mtime +1", Disk, "XT"),
-        ("--atime -3 -j", Disk, "XT"),
+        ("--atime -3 -j", Disk, "BXT"),
         ("--ctime 2", Disk, "XT"),
         ("-d 0 -m m", Time, "T"),
         ("-m a", Time, "XT"),
-        ("-m c -j", Time, "XT"),
+        ("-m c -j", Time, "BXT"),
         ("-d 0 --extents", Disk, ""),
         ("-d 0 --extents -s", Apparent, ""),
         ("-d 0 --import x.json", Disk, ""),
@@ -69,17 +76,17 @@ fn each_mode_and_option_keeps_what_it_reads() {
         ("i --diff old.json", Disk, "IT"),
         ("i . .", Disk, "IT"),
         // an export: both sizes, the identities it writes, extended: owners and times
-        ("-O x.json", Disk, "IS"),
-        ("-O x.json -d 0", Disk, "IS"),
-        ("-O x.json -f", Disk, "IS"),
-        ("-O x.json -s", Apparent, "IS"),
-        ("-O x.json -L", Disk, "I"),
-        ("-O x.json -m m", Time, "IST"),
-        ("-O x.json --export-extended", Disk, "ISXT"),
-        ("-O x.json --export-extended -L", Disk, "IXT"),
-        ("-O x.json --mtime +1", Disk, "ISXT"),
-        ("-O x.json --extents -d 0", Disk, "IS"),
-        ("-O x.ncdu --export-extended", Disk, "ISXT"),
+        ("-O x.json", Disk, "BIS"),
+        ("-O x.json -d 0", Disk, "BIS"),
+        ("-O x.json -f", Count, "BIS"),
+        ("-O x.json -s", Apparent, "BIS"),
+        ("-O x.json -L", Disk, "BI"),
+        ("-O x.json -m m", Time, "BIST"),
+        ("-O x.json --export-extended", Disk, "BISXT"),
+        ("-O x.json --export-extended -L", Disk, "BIXT"),
+        ("-O x.json --mtime +1", Disk, "BISXT"),
+        ("-O x.json --extents -d 0", Disk, "BIS"),
+        ("-O x.ncdu --export-extended", Disk, "BISXT"),
         // a page: every file it may show, with its time
         ("--html x.html", Disk, "T"),
         ("--html x.html -d 0", Disk, "T"),

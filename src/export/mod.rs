@@ -1,11 +1,12 @@
 //! Writing a scan for other tools: ncdu's JSON export format (`-O`).
 
 use std::ffi::OsStr;
-use std::fs::File;
+use std::fs::{File, Metadata, Permissions};
 use std::io::{self, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustc_hash::FxHashMap;
@@ -92,9 +93,13 @@ pub struct StagedFile {
 
 impl StagedFile {
     /// Creates `.NAME.unfinished-hogs-export-PID-N.tmp` in `dir` for the target `NAME` (a
-    /// name no other file has: `O_EXCL`), readable by others unless the umask says otherwise,
-    /// as `File::create` makes files.
-    fn create(dir: &Path, target: &Path) -> io::Result<StagedFile> {
+    /// name no other file has: `O_EXCL`). A new file is readable by others unless the umask
+    /// says otherwise, as `File::create` makes files; one that replaces a file takes on its
+    /// owner (where allowed) and mode ([`StagedFile::take_on`]), as ncdu's export written
+    /// over it in place keeps them.
+    fn create(dir: &Path, target: &Path, old: Option<&Metadata>) -> io::Result<StagedFile> {
+        // never more open than the file it replaces, not even while empty
+        let mode = old.map_or(0o666, |m| m.mode() & 0o666);
         let pid = std::process::id();
         let prefix = staged_prefix(target);
         let mut attempt = 0;
@@ -105,15 +110,19 @@ impl StagedFile {
             match File::options()
                 .write(true)
                 .create_new(true)
-                .mode(0o666)
+                .mode(mode)
                 .open(&path)
             {
                 Ok(file) => {
-                    return Ok(StagedFile {
+                    let staged = StagedFile {
                         file,
                         path,
                         renamed: false,
-                    })
+                    };
+                    if let Some(old) = old {
+                        staged.take_on(old);
+                    }
+                    return Ok(staged);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
                     attempt += 1;
@@ -123,11 +132,29 @@ impl StagedFile {
         }
     }
 
+    /// Gives the new file the owner and mode of the one it replaces: a saved scan lists every
+    /// path of a server, and one kept private stays private. The owner first (a change of
+    /// owner clears the set-id bits, which the mode then sets back); an owner this process
+    /// may not give (it is not root) leaves the file its own, with the old group if it may.
+    /// A filesystem that keeps no modes leaves the one the file was made with, which is
+    /// never more open than the old one's.
+    fn take_on(&self, old: &Metadata) {
+        use std::os::unix::fs::fchown;
+        if fchown(&self.file, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = fchown(&self.file, None, Some(old.gid()));
+        }
+        let _ = (self.file).set_permissions(Permissions::from_mode(old.mode() & 0o7777));
+    }
+
     /// Writes the file's data to the disk and renames it over `target`.
     fn rename_over(mut self, target: &Path) -> io::Result<()> {
         self.file.sync_all()?;
+        // under the lock an interrupt takes: renamed whole, or removed before the rename
+        let staged = lock_staged();
         std::fs::rename(&self.path, target)?;
         self.renamed = true;
+        drop(staged);
+        unlist(&self.path);
         Ok(())
     }
 }
@@ -136,6 +163,7 @@ impl Drop for StagedFile {
     fn drop(&mut self) {
         if !self.renamed {
             let _ = std::fs::remove_file(&self.path);
+            unlist(&self.path);
         }
     }
 }
@@ -152,7 +180,8 @@ pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => PathBuf::from(file),
         Err(e) => return Err(TargetError::Target(e)),
     };
-    match std::fs::metadata(&target) {
+    let existing = std::fs::metadata(&target);
+    match &existing {
         Ok(m) if !m.is_file() && !m.is_dir() => {
             let file = File::options().write(true).open(&target);
             return file.map(ExportSink::InPlace).map_err(TargetError::Target);
@@ -168,30 +197,63 @@ pub fn open_target(file: &OsStr) -> Result<ExportSink, TargetError> {
         _ => Path::new("."),
     };
     remove_stale(dir, &target);
-    let temp = StagedFile::create(dir, &target)
+    watch_interrupts();
+    // made and listed under one lock, so an interrupt cannot come between the two
+    let mut staged = lock_staged();
+    let temp = StagedFile::create(dir, &target, existing.as_ref().ok())
         .map_err(|e| TargetError::Directory(dir.to_path_buf(), e))?;
-    remove_on_interrupt(&temp.path);
+    staged.push(temp.path.clone());
+    drop(staged);
     Ok(ExportSink::Staged { temp, target })
 }
 
-/// Ctrl-C (or SIGTERM, SIGHUP) during the scan ends the process without unwinding: a
-/// thread that waits for those signals removes the temporary file first, then exits with the
-/// shell's status for the signal. The target was never touched.
-fn remove_on_interrupt(temp: &Path) {
+/// The temporary files this process is writing: an export that is written twice (a streamed
+/// one whose hard links are counted again, `app/export.rs`) has two at once.
+static STAGED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn lock_staged() -> MutexGuard<'static, Vec<PathBuf>> {
+    STAGED.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) ends the process without unwinding: one thread, started
+/// before the first temporary file is made, waits for those signals, removes every file in
+/// [`STAGED`], then exits with the shell's status for the signal. The target was never
+/// touched. One thread, not one per file: each would exit as soon as its own file is gone,
+/// and the first to exit would leave the other's.
+fn watch_interrupts() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return; // the default action then ends the process; only the temporary file stays
-    };
-    let temp = temp.to_path_buf();
-    std::thread::spawn(move || {
-        if let Some(sig) = signals.forever().next() {
-            let _ = std::fs::remove_file(&temp);
-            std::process::exit(128 + sig);
-        }
+    static WATCHING: Once = Once::new();
+    WATCHING.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return; // the default action then ends the process; the temporary files stay
+        };
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                // held until the exit: no file is made or renamed after this
+                let staged = lock_staged();
+                for temp in staged.iter() {
+                    let _ = std::fs::remove_file(temp);
+                }
+                std::process::exit(128 + sig);
+            }
+        });
     });
 }
 
+/// Takes `temp` off the files an interrupt removes (it was renamed or removed).
+fn unlist(temp: &Path) {
+    lock_staged().retain(|p| p != temp);
+}
+
 impl ExportSink {
+    /// The temporary file the export is written to, when it is one.
+    pub fn staged_path(&self) -> Option<&Path> {
+        match self {
+            ExportSink::Staged { temp, .. } => Some(&temp.path),
+            ExportSink::Stdout(_) | ExportSink::InPlace(_) => None,
+        }
+    }
+
     /// Makes the export the file's contents (the rename); dropping an unfinished sink
     /// removes the temporary file and leaves the target as it was.
     pub fn finish(self) -> io::Result<()> {

@@ -10,12 +10,14 @@
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use super::ImportError;
 use crate::formats::builder::{Import, Keep, Metadata, Mount, Sink};
 use crate::formats::ncdu_bin::{self, is_binary};
 use crate::formats::ncdu_json::{self as ncdu, zstd};
+use crate::render::escape::shown;
 
 /// Reads the export `file` holds (standard input when `stdin`), whatever its format.
 pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError> {
@@ -29,7 +31,9 @@ pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError
         } else {
             spool(head, &mut file).map_err(|e| {
                 ImportError::Format(format!(
-                    "cannot keep the binary export read from a pipe in a temporary file: {}",
+                    "cannot keep the binary export read from a pipe in a temporary file in \
+                     '{}' (TMPDIR): {}",
+                    shown(temp_dir().as_os_str().as_bytes(), true),
                     super::ImportError::Io(e)
                 ))
             })?
@@ -108,13 +112,18 @@ fn spool(head: &[u8], input: &mut File) -> io::Result<File> {
     Ok(temp)
 }
 
-/// A new empty file in `$TMPDIR` (else `/tmp`), open to read and write and already unlinked:
-/// nothing is left behind however the run ends. `what` names it while it has a name.
-pub fn unlinked_temp(what: &str) -> io::Result<File> {
-    let dir = std::env::var_os("TMPDIR")
+/// Where temporary files go: `$TMPDIR` when it names a directory, else `/tmp`.
+pub fn temp_dir() -> PathBuf {
+    std::env::var_os("TMPDIR")
         .map(PathBuf::from)
         .filter(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+}
+
+/// A new empty file in [`temp_dir`], open to read and write and already unlinked: nothing is
+/// left behind however the run ends. `what` names it while it has a name.
+pub fn unlinked_temp(what: &str) -> io::Result<File> {
+    let dir = temp_dir();
     let mut attempt = 0;
     let (temp, path) = loop {
         let path = dir.join(format!(

@@ -16,7 +16,7 @@ use std::os::unix::ffi::OsStrExt;
 pub use crate::formats::builder::{time_needed, Keep};
 pub use crate::formats::ncdu_json::lexer::Pos;
 pub use crate::formats::ImportError;
-pub use formats::unlinked_temp;
+pub use formats::{temp_dir, unlinked_temp};
 
 use crate::render::escape::shown;
 use crate::walk::Scan;

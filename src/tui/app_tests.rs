@@ -8,6 +8,7 @@ fn app() -> App {
     App::new(
         WalkOptions {
             mode: SizeMode::Disk,
+            keep_sizes: false,
             one_filesystem: false,
             follow_links: false,
             exclusions: Default::default(),

@@ -67,7 +67,8 @@ impl<T: AsScan> Browser<T> {
         true
     }
 
-    /// Draws one frame; again, with one line in the footer, if drawing it met damage.
+    /// Draws one frame; again, with one line in the footer until Esc, if drawing it met
+    /// damage.
     pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
     where
         B::Error: Send + Sync + 'static,
@@ -75,7 +76,7 @@ impl<T: AsScan> Browser<T> {
         self.draw_once(terminal)?;
         if let Some(damage) = self.state.tree().new_damage() {
             let said = format!("cannot read all of '{}': {damage}", self.source);
-            self.state.say(said);
+            self.state.warn(said);
             self.draw_once(terminal)?;
         }
         Ok(())

@@ -38,6 +38,7 @@ fn options() -> Options {
 fn scanned(root: &Path, paths: &[&str]) -> App {
     let walk = WalkOptions {
         mode: SizeMode::Disk,
+        keep_sizes: false,
         one_filesystem: false,
         follow_links: false,
         exclusions: Default::default(),

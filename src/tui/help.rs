@@ -14,7 +14,7 @@ pub const LINES: &[&str] = &[
     "a              apparent / disk size",
     "               (--extents: size % excl shared)",
     "c M            item count / mtime column",
-    "/              filter (Esc clears)",
+    "/              filter (Esc clears it, or a warning)",
     "F              search below: *.iso, or a word",
     "Space          mark / unmark",
     "d              delete marked or selected",

@@ -86,6 +86,19 @@ fn removed_parent_size<T: AsScan>(state: &State<T>, id: T::Id) -> u64 {
     }
 }
 
+/// The count column's cell: the entries of the row, "?" for a directory a damaged file could
+/// not count (a directory counts itself: none is no count).
+fn count_cell<T: AsScan>(state: &State<T>, n: &crate::tree::Node) -> String {
+    match n.entries {
+        0 if n.is_dir() && state.read_only_tree() => "?".to_string(),
+        entries => crate::units::format_size(
+            u64::from(entries),
+            crate::vocab::SizeMode::Count,
+            state.display().units(),
+        ),
+    }
+}
+
 fn bar(filled: f64, width: usize) -> String {
     let full = (filled.clamp(0.0, 1.0) * width as f64).round() as usize;
     let mut s = "█".repeat(full);
@@ -304,14 +317,7 @@ fn row_line<T: AsScan>(
         spans.push(Span::raw(" "));
     }
     if cols.count {
-        spans.push(Span::raw(format!(
-            "{:>6} ",
-            crate::units::format_size(
-                n.entries as u64,
-                crate::vocab::SizeMode::Count,
-                state.display().units()
-            )
-        )));
+        spans.push(Span::raw(format!("{:>6} ", count_cell(state, &n))));
     }
     if cols.mtime {
         spans.push(Span::raw(format!("{} ", date(n.mtime))));

@@ -106,17 +106,10 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    // the directory counted with what is in it, as `-f`, the page and `find` count
-    let entries = u64::from(node.entries);
-    let count = crate::units::format_size(
-        entries,
-        crate::vocab::SizeMode::Count,
-        state.display().units(),
-    );
     let totals = format!(
-        " {} · {count} {}",
+        " {} · {}",
         state.format(node.size(state.mode())),
-        if entries == 1 { "entry" } else { "entries" },
+        entries_of(state, &node)
     );
     let (status, color) = scan_status(state);
     let mut rest = format!(
@@ -187,13 +180,35 @@ fn header_change(state: &State<Tree>, delta: &Delta) -> String {
     text
 }
 
+/// "N entries" of the directory shown, counted with what is in it (as `-f`, the page and
+/// `find` count); "? entries" where a file read on demand could not count them (damage: a
+/// directory counts at least itself, so none is no count).
+fn entries_of<T: AsScan>(state: &State<T>, dir: &crate::tree::Node) -> String {
+    if dir.entries == 0 && state.read_only_tree() {
+        return "? entries".into();
+    }
+    let entries = u64::from(dir.entries);
+    let count = crate::units::format_size(
+        entries,
+        crate::vocab::SizeMode::Count,
+        state.display().units(),
+    );
+    format!("{count} {}", if entries == 1 { "entry" } else { "entries" })
+}
+
 fn draw_marks<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }
     let total = state.marks().total(state.tree(), state.mode());
+    // the keys only where they work: nothing is deleted from a saved scan
+    let keys = if state.allow_delete() {
+        " · d delete, t trash"
+    } else {
+        ""
+    };
     let title = format!(
-        " Marked: {} · {} · d delete, t trash ",
+        " Marked: {} · {}{keys} ",
         state.marks().len(),
         state.format(total)
     );
@@ -294,6 +309,8 @@ fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         )
     } else if let Some(m) = state.display().message() {
         (m.to_string(), Style::new().fg(Color::Yellow))
+    } else if let Some(w) = state.display().warning() {
+        (format!("{w} · Esc:dismiss"), Style::new().fg(Color::Red))
     } else {
         (footer_keys(state), Style::new().fg(Color::DarkGray))
     };

@@ -17,12 +17,20 @@ pub struct Exclusions {
     /// `"excluded":"pattern"`, as ncdu does): a merge of split scans then knows where in its
     /// directory each part goes, and which part never came (docs/SPLIT-SCANS.md).
     pub mark: bool,
+    /// Names of the files the run itself is writing (an export's temporary file, beside a
+    /// target that may be inside the tree): no part of what was scanned, so never counted
+    /// nor recorded, not even as left out (`mark`).
+    pub written: Vec<Vec<u8>>,
 }
 
 /// Options of the walk itself: what to count and how to traverse.
 #[derive(Clone, Debug)]
 pub struct WalkOptions {
+    /// What the sizes count: the view's mode (`-s`, `-f`, `-m`).
     pub mode: SizeMode,
+    /// Both byte sizes of every entry whatever `mode` counts: with `-f`, files are stat'ed
+    /// anyway (`-j` writes `disk_bytes` and `apparent_bytes` beside the count).
+    pub keep_sizes: bool,
     /// Do not cross into other filesystems (`-x`).
     pub one_filesystem: bool,
     /// Follow symbolic links (`-L`).
@@ -50,4 +58,15 @@ pub struct WalkOptions {
     /// Make no node of a file: its sizes go into its directory's. For a view of totals
     /// only (`-d 0`), which shows no file: the walk then keeps what `du -s` keeps.
     pub fold_files: bool,
+}
+
+impl WalkOptions {
+    /// What the walk measures of each entry: `mode`, but disk usage (and with it the
+    /// apparent size) where a count must keep the sizes too. A count alone stats no file.
+    pub fn measured(&self) -> SizeMode {
+        match self.mode {
+            SizeMode::Count if self.keep_sizes => SizeMode::Disk,
+            mode => mode,
+        }
+    }
 }

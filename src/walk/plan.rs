@@ -106,7 +106,7 @@ pub(super) struct DirPlan {
 
 /// Counting entries needs no stat of files, unless their times are wanted.
 pub(super) fn counts_only(opts: &WalkOptions) -> bool {
-    opts.mode == SizeMode::Count && !opts.keep_extra
+    opts.measured() == SizeMode::Count && !opts.keep_extra
 }
 
 impl DirPlan {
@@ -172,6 +172,7 @@ mod tests {
     fn opts(mode: SizeMode, flags: &str) -> WalkOptions {
         WalkOptions {
             mode,
+            keep_sizes: false,
             one_filesystem: flags.contains('x'),
             follow_links: flags.contains('L'),
             exclusions: Exclusions::default(),

@@ -60,11 +60,12 @@ impl<'a> Walker<'a> {
             progress,
             threads: Threads::new(opts.threads, progress, one_shot),
             // (asked only in -f: a capget the size modes do not need at start-up)
-            hints: FsHints::new(opts.mode == SizeMode::Count && !opts.keep_extra),
+            hints: FsHints::new(super::plan::counts_only(opts)),
             fds: FdBudget::default(),
             claims: Claims::new(
                 // -f claims every file without a stat: a repeated number is checked
-                LinkSet::new(reserve_ahead).with_unverified_claims(opts.mode == SizeMode::Count),
+                LinkSet::new(reserve_ahead)
+                    .with_unverified_claims(opts.measured() == SizeMode::Count),
                 paths.len() > 1 || opts.follow_links || sys::DIRS_MAY_REPEAT,
                 opts.follow_links,
                 fold_unstated,
@@ -81,7 +82,7 @@ impl<'a> Walker<'a> {
         if roots.len() > 1 && roots.iter().any(|r| r.meta.kind != EntryKind::Dir) {
             self.claims.claim_every_file();
         }
-        let mode = self.opts.mode;
+        let mode = self.opts.measured();
         if let Some(sink) = self.sink {
             return (self.stream_roots(sink, &roots), roots);
         }
@@ -127,7 +128,7 @@ impl<'a> Walker<'a> {
                 identity: (meta.dev, meta.ino),
                 links,
             };
-            let id = sink.root(&r.path, node_for(meta, self.opts.mode), &facts);
+            let id = sink.root(&r.path, node_for(meta, self.opts.measured()), &facts);
             if i == 0 {
                 first = id;
             }

@@ -14,6 +14,7 @@ use crate::util::TestEnv;
 fn options(mode: SizeMode, threads: usize, keep_identity: bool) -> WalkOptions {
     WalkOptions {
         mode,
+        keep_sizes: false,
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),

@@ -70,6 +70,7 @@ fn export_then_import_gives_back_the_scanned_tree() {
     for extended in [false, true] {
         let opts = WalkOptions {
             mode: SizeMode::Disk,
+            keep_sizes: false,
             one_filesystem: false,
             follow_links: false,
             exclusions: Exclusions::default(),

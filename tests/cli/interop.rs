@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::util::*;
 
 /// The tool's version line, or None (with a note on stderr) when it is not installed.
-fn tool(name: &str, version_flag: &str) -> Option<String> {
+pub(crate) fn tool(name: &str, version_flag: &str) -> Option<String> {
     match Command::new(name).arg(version_flag).output() {
         Ok(out) if out.status.success() => {
             let text = String::from_utf8_lossy(&out.stdout);
@@ -39,18 +39,17 @@ fn tree(env: &TestEnv, hostile: bool) {
     }
 }
 
-/// Everything after the header line (which holds the writer's name and the time), without
-/// the final newline ncdu does not write.
+/// Everything after the header line (which holds the writer's name and the time), to the
+/// last byte.
 fn body(export: &[u8]) -> String {
     let cut = export
         .iter()
         .position(|&b| b == b'\n')
         .expect("a header line");
-    let body = &export[cut..];
-    String::from_utf8_lossy(body.strip_suffix(b"\n").unwrap_or(body)).into_owned()
+    String::from_utf8_lossy(&export[cut..]).into_owned()
 }
 
-fn ncdu(env: &TestEnv, args: &[&str]) -> Vec<u8> {
+pub(crate) fn ncdu(env: &TestEnv, args: &[&str]) -> Vec<u8> {
     let out = Command::new("ncdu")
         .arg("--ignore-config")
         .args(args)

@@ -19,6 +19,7 @@
 mod below;
 mod chain;
 mod names;
+mod verify;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -147,6 +148,8 @@ pub struct LazyTree<S> {
     /// Directories whose hard links are known to count, or not.
     links: RefCell<FxHashMap<u64, bool>>,
     listing: RefCell<Option<Listing>>,
+    /// Directories checked against their entries ([`verify`]).
+    verified: verify::Verified,
     names: Names,
     compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The two names being compared.
@@ -186,7 +189,7 @@ impl<S: ReadAt> LazyTree<S> {
         let mut file = BinFile::open(src).map_err(Stop::Damaged)?;
         let root = file.root();
         let mut item = Item::default();
-        file.item(root, &mut item).map_err(Stop::Damaged)?;
+        file.root_item(&mut item).map_err(Stop::Damaged)?;
         if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
             return Err(damaged(format!(
                 "the root item {root:#x} is not a directory with a name (a path)"
@@ -206,6 +209,7 @@ impl<S: ReadAt> LazyTree<S> {
             counts: RefCell::default(),
             links: RefCell::default(),
             listing: RefCell::new(None),
+            verified: verify::Verified::default(),
             names: Names::new(),
             compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
             compared: RefCell::default(),
@@ -373,10 +377,12 @@ impl<S: ReadAt> LazyTree<S> {
         let f = self.facts(dir);
         let mut walk = Chain::new(dir, &f);
         let (mut count, mut marks) = (0, Vec::new());
+        let mut check = verify::Check::new(self, dir);
         while let Some((at, c)) = walk.next(self) {
             if walk.steps % SEGMENT as u64 == 1 {
                 marks.push(at);
             }
+            check.entry(self, dir, at, &c);
             count += usize::from(c.etype != etype::ERR);
             if c.etype == etype::ERR && !f.errors {
                 // the errors found on demand would miss it
@@ -389,6 +395,7 @@ impl<S: ReadAt> LazyTree<S> {
                 )));
             }
         }
+        check.finish(self, dir, &f);
         let listing = Listing {
             dir,
             count,
@@ -490,6 +497,9 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
 
     fn size(&self, id: ItemId, mode: SizeMode) -> u64 {
         let f = self.shown(id);
+        if f.etype == etype::DIR && matches!(mode, SizeMode::Disk | SizeMode::Apparent) {
+            self.verify_shown(self.root_if_total(id));
+        }
         match mode {
             SizeMode::Disk => f.disk,
             SizeMode::Apparent => f.apparent,

@@ -101,7 +101,8 @@ pub fn write_view<T: TreeView>(
             }
         }
     }
-    out.write_all(b"]\n")
+    // no newline after the last bracket: ncdu 1.18 writes none (ncdu 2 does; both read either)
+    out.write_all(b"]")
 }
 
 /// One info object, fields in ncdu's order.

@@ -61,6 +61,9 @@ pub struct Display {
     overlay: Overlay,
     /// One line for the footer (what just happened), until the next key.
     message: Option<String>,
+    /// One line for the footer until Esc dismisses it: damage met while reading the file
+    /// browsed, which the next key must not take away before it is read.
+    warning: Option<String>,
 }
 
 impl Display {
@@ -76,6 +79,7 @@ impl Display {
             search: None,
             overlay: Overlay::None,
             message: None,
+            warning: None,
         }
     }
 
@@ -136,6 +140,10 @@ impl Display {
         self.message.as_deref()
     }
 
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
     pub fn format(&self, value: u64) -> String {
         format_size(value, self.mode, self.units)
     }
@@ -175,6 +183,10 @@ impl Display {
 
     pub fn take_message(&mut self) -> Option<String> {
         self.message.take()
+    }
+
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        self.warning = Some(warning.into());
     }
 
     pub fn open(&mut self, overlay: Overlay) {
@@ -273,6 +285,11 @@ impl Display {
                 if !self.filter.is_active() {
                     self.filter.clear();
                 }
+                return Some(Changed::Looks);
+            }
+            // Esc with no filter to clear dismisses the warning
+            Action::FilterClear if !self.filter.editing && !self.filter.is_active() => {
+                self.warning = None;
                 return Some(Changed::Looks);
             }
             Action::FilterClear => self.filter.clear(),

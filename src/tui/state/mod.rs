@@ -299,6 +299,11 @@ impl<T: AsScan> State<T> {
         self.display.say(message);
     }
 
+    /// One line in the footer until Esc dismisses it.
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        self.display.warn(warning);
+    }
+
     pub fn set_busy(&mut self, what: impl Into<String>) {
         self.work.set_busy(what.into());
     }

@@ -78,7 +78,7 @@ impl<'s> Reader<'s> {
     ) {
         let b = name.to_bytes();
         if task.filtering && !task.keeps(b) {
-            if task.walker.opts.exclusions.mark {
+            if task.walker.opts.exclusions.mark && !task.run_writes(b) {
                 self.left_out(task, name, sys::kind_of_dirent(t), ino, hand_out);
             }
             return;
@@ -379,14 +379,14 @@ impl DirTask<'_, '_> {
         })
     }
 
-    /// Whether an entry is kept: not left out by -X or as a hidden file (the same for every
-    /// reader of a listing).
+    /// Whether an entry is kept: not left out by -X or as a hidden file, nor a file the run
+    /// itself writes (the same for every reader of a listing).
     fn keeps(&self, b: &[u8]) -> bool {
         let ex = &self.walker.opts.exclusions;
         if ex.hidden && b.first() == Some(&b'.') {
             return false;
         }
-        if ex.names.iter().any(|n| n.as_slice() == b) {
+        if ex.names.iter().any(|n| n.as_slice() == b) || self.run_writes(b) {
             return false;
         }
         if let Some(dp) = &self.dir_path {
@@ -395,6 +395,15 @@ impl DirTask<'_, '_> {
             }
         }
         true
+    }
+
+    /// Whether `b` names a file the run itself is writing ([`Exclusions::written`]): left
+    /// out without a mark, as if it were not there.
+    ///
+    /// [`Exclusions::written`]: crate::walk::Exclusions::written
+    fn run_writes(&self, b: &[u8]) -> bool {
+        let written = &self.walker.opts.exclusions.written;
+        !written.is_empty() && written.iter().any(|n| n.as_slice() == b)
     }
 
     /// Stats a batch of names (on the thread it was handed to) and makes its entries nodes.
@@ -442,7 +451,7 @@ impl DirTask<'_, '_> {
             }
             met += 1;
             let kept = !self.filtering || self.keeps(b);
-            if !kept && !self.walker.opts.exclusions.mark {
+            if !kept && (!self.walker.opts.exclusions.mark || self.run_writes(b)) {
                 return;
             }
             let kind = sys::kind_of_dirent(t);

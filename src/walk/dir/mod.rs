@@ -112,7 +112,7 @@ impl<'a> Walker<'a> {
         let ex = &self.opts.exclusions;
         let dir_path = (!ex.paths.is_empty()).then(|| self.path_of(node));
         let placer = Placer {
-            mode: self.opts.mode,
+            mode: self.opts.measured(),
             count_mode: plan.counts_only(),
             one_filesystem: self.opts.one_filesystem,
             dedup_dirs: self.claims.dirs(),
@@ -132,7 +132,10 @@ impl<'a> Walker<'a> {
             own,
             plan,
             placer,
-            filtering: ex.hidden || !ex.names.is_empty() || dir_path.is_some(),
+            filtering: ex.hidden
+                || !ex.names.is_empty()
+                || !ex.written.is_empty()
+                || dir_path.is_some(),
             dir_path,
             ext4,
             remote,

@@ -40,6 +40,10 @@ fn marks_belong_to_entries_and_survive_sorting_filtering_and_navigation() {
     // the mark pane lists full paths and the total
     let screen = j.screen();
     assert!(screen.contains("Marked: 3"), "{screen}");
+    assert!(
+        screen.contains(" · d delete, t trash "),
+        "the keys that work: {screen}"
+    );
     let t = env.path("t");
     assert!(screen.contains(&format!("{}/d/x", t.display())), "{screen}");
     assert!(j.lines()[23].contains("3 marked"), "{}", j.lines()[23]);

@@ -245,14 +245,22 @@ fn a_damaged_block_is_one_line_in_the_footer_and_the_rest_is_browsed() {
         "{}",
         screen.join("\n")
     );
-    // said once: in a, whose damaged items each frame reads again, the next keys' frames
-    // have the usual footer
+    // no count of a, nor of the root above it: not "0 entries" (issue 40, item 9)
+    assert!(screen[1].contains(" ? entries "), "{}", screen.join("\n"));
+    // the line stays through the next keys (into a, whose damaged items each frame reads
+    // again) until Esc dismisses it; said once, it does not come back (issue 40, item 9)
     for c in "gljj".chars() {
         read.on_event(&key_event(c));
         read.draw(&mut term).expect("draw");
+        let footer = lines(&term)[usize::from(HEIGHT) - 1].trim().to_string();
+        assert!(footer.starts_with(&said), "after {c:?}: {footer}");
     }
-    let footer = lines(&term)[usize::from(HEIGHT) - 1].trim_end().to_string();
-    assert!(footer.contains(READ_ONLY), "{footer}");
+    for c in ['\x1b', 'h', 'l', 'j'] {
+        read.on_event(&key_event(c));
+        read.draw(&mut term).expect("draw");
+        let footer = lines(&term)[usize::from(HEIGHT) - 1].trim_end().to_string();
+        assert!(footer.contains(READ_ONLY), "after {c:?}: {footer}");
+    }
     // into b, whose entries are readable; into a, whose are not: no panic
     for (c, _) in "GlhglhGl".chars().zip(0..) {
         read.on_event(&key_event(c));
@@ -260,4 +268,39 @@ fn a_damaged_block_is_one_line_in_the_footer_and_the_rest_is_browsed() {
     }
     let screen = lines(&term).join("\n");
     assert!(screen.contains("f1") && screen.contains("f2"), "{screen}");
+}
+
+/// A directory whose stored totals are not what its entries add up to: `hogs i` says so in
+/// the footer, naming the file and the directory (and the run ends with status 1: the
+/// loaded import refuses the file, as `tests/cli/damaged_exports.rs` checks).
+#[test]
+fn totals_that_do_not_add_up_are_one_line_in_the_footer() {
+    let env = TestEnv::new();
+    let path = env.path("over.ncdu");
+    crate::damaged_exports::one_file(10, &path);
+    let mut read = on_demand(&path);
+    let mut term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
+    read.draw(&mut term).expect("draw");
+    let screen = lines(&term);
+    let footer = screen[usize::from(HEIGHT) - 1].trim();
+    let said = format!("cannot read all of '{}': directory /r ", path.display());
+    assert!(footer.starts_with(&said), "{}", screen.join("\n"));
+}
+
+/// Issue 40, item 9: the marks pane of a read-only view (the export read on demand, and the
+/// loaded import beside it) offers no key that deletes: nothing is deleted from a saved scan.
+#[test]
+fn the_marks_of_a_read_only_view_offer_no_delete() {
+    let env = TestEnv::new();
+    sample(&env);
+    env.stdout_ok(["-O", "t.ncdu", "t"]);
+    let mut p = Pair::new(&env.path("t.ncdu"));
+    p.keys(" j ");
+    let screen = p.same_screens(" j ");
+    let pane = screen.iter().find(|l| l.contains(" Marked: 2 · "));
+    let pane = pane.unwrap_or_else(|| panic!("{}", screen.join("\n")));
+    assert!(
+        !pane.contains("delete") && !pane.contains("trash"),
+        "{pane}"
+    );
 }

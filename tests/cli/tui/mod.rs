@@ -44,6 +44,7 @@ pub struct Journey {
 pub fn walk_options(mode: SizeMode) -> WalkOptions {
     WalkOptions {
         mode,
+        keep_sizes: false,
         one_filesystem: false,
         follow_links: false,
         exclusions: Exclusions::default(),

@@ -630,8 +630,13 @@ fn a_binary_export_is_browsed_on_demand_and_its_damage_is_a_failure() {
         &script,
     );
     tmux.wait_for("cannot read all of 't.ncdu'");
-    // the line stays until the next key, then the footer says why nothing is deleted
+    // the line stays through the next key, until Esc; then the footer says why nothing is
+    // deleted
     tmux.keys(&["j"]);
+    tmux.keys(&["c"]); // a frame drawn after j's
+    tmux.wait_for("   ? ");
+    tmux.wait_for("cannot read all of 't.ncdu'");
+    tmux.keys(&["Escape"]);
     tmux.wait_for("read-only: an export");
     tmux.keys(&["q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "1\n");
