@@ -46,6 +46,14 @@ pub enum Action {
     FilterDone,
     /// Esc: drop the filter.
     FilterClear,
+    /// `F`: ask for a name or glob to search the whole tree below the view for.
+    SearchStart,
+    SearchInput(char),
+    SearchBackspace,
+    /// Enter while typing a search: run it.
+    SearchDone,
+    /// Esc while typing a search: forget it.
+    SearchCancel,
     Quit,
     /// Ctrl-C: stop the scan, or quit when none runs.
     Interrupt,
@@ -67,6 +75,8 @@ pub enum InputMode {
     Normal,
     /// Typing after `/`.
     Filter,
+    /// Typing after `F`.
+    Search,
     /// A yes/no question: `y` confirms, anything else cancels.
     Confirm,
     /// Help or a report is shown: any key closes it.
@@ -143,6 +153,13 @@ pub fn key_action(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             KeyCode::Char(c) if !ctrl => Some(Action::FilterInput(c)),
             _ => None,
         },
+        InputMode::Search => match key.code {
+            KeyCode::Esc => Some(Action::SearchCancel),
+            KeyCode::Enter => Some(Action::SearchDone),
+            KeyCode::Backspace => Some(Action::SearchBackspace),
+            KeyCode::Char(c) if !ctrl => Some(Action::SearchInput(c)),
+            _ => None,
+        },
         InputMode::Normal => normal_key(key.code, ctrl),
     }
 }
@@ -177,6 +194,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('r') => Action::Rescan,
         KeyCode::Char('R') => Action::RescanSelected,
         KeyCode::Char('/') => Action::FilterStart,
+        KeyCode::Char('F') => Action::SearchStart,
         KeyCode::Esc => Action::FilterClear,
         KeyCode::Char('q') => Action::Quit,
         _ => return None,

@@ -15,6 +15,7 @@ pub const LINES: &[&str] = &[
     "               (--extents: size % excl shared)",
     "c M            item count / mtime column",
     "/              filter (Esc clears it, or a warning)",
+    "F              search below: *.iso, or a word",
     "Space          mark / unmark",
     "d              delete marked or selected",
     "t              move to the trash",

@@ -335,9 +335,9 @@ fn row_line<T: AsScan>(
         (false, false) => "",
     };
     let room = (width as usize).saturating_sub(used + suffix.len());
-    let name = src.name(id);
-    let (cut, _) = truncate(&escape(name, false), room);
-    let mut name_style = styles.for_entry(n.kind(), name);
+    let name = state.row_name(id);
+    let (cut, _) = truncate(&escape(&name, false), room);
+    let mut name_style = styles.for_entry(n.kind(), src.name(id));
     if marked {
         name_style = name_style.fg(Color::Yellow).add_modifier(Modifier::BOLD);
     }

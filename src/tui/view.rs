@@ -12,7 +12,7 @@ use ratatui::Frame;
 use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
 use super::shown::READ_ONLY;
-use super::state::{AsScan, Can, State};
+use super::state::{AsScan, Can, Found, State};
 use super::style::Styles;
 pub use super::text::display;
 use super::text::{keep_tail, path_text as path_of};
@@ -85,7 +85,11 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         return;
     }
     let w = area.width as usize;
-    let path = keep_tail(&path_of(state, state.dir()), w.saturating_sub(6));
+    let mut path = path_of(state, state.dir());
+    if let Some(found) = state.found() {
+        path = format!("{} below {path}", found_summary(state, found));
+    }
+    let path = keep_tail(&path, w.saturating_sub(6));
     let line = Line::from(vec![
         Span::styled(" hogs ", Style::new().bg(Color::Blue).fg(Color::White)),
         Span::raw(" "),
@@ -229,6 +233,21 @@ fn draw_marks<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     }
 }
 
+/// `611 matching "*.jar" (318 MiB), 3 more not shown`: what a search found.
+fn found_summary<T: AsScan>(state: &State<T>, found: &Found<T::Id>) -> String {
+    let size = found.total;
+    let mut text = format!(
+        "{} matching \"{}\" ({})",
+        found.rows.len(),
+        found.pattern.escape_debug(),
+        state.format(size)
+    );
+    if found.more > 0 {
+        text.push_str(&format!(", {} more not shown", found.more));
+    }
+    text
+}
+
 /// The keys the footer offers: only what works (no delete with `--no-delete` or a saved
 /// scan, no rescan of a saved scan), and why on a read-only tree.
 fn footer_keys<T: AsScan>(state: &State<T>) -> String {
@@ -267,8 +286,14 @@ fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     if area.height == 0 {
         return;
     }
-    let (left, style) = if state.display().filter().editing || state.display().filter().is_active()
-    {
+    let (left, style) = if let Some(text) = state.display().search_input() {
+        let text = text.escape_debug();
+        let left = format!("F search: {text}▏  (*.iso: a glob; a word: inside names) · Esc");
+        (left, Style::new().fg(Color::Cyan))
+    } else if state.found().is_some() && state.display().message().is_none() {
+        let left = "Enter: show where it is · ␣:mark · Esc returns".to_string();
+        (left, Style::new().fg(Color::Cyan))
+    } else if state.display().filter().editing || state.display().filter().is_active() {
         let cursor = if state.display().filter().editing {
             "▏"
         } else {

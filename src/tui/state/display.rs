@@ -56,6 +56,8 @@ pub struct Display {
     /// The first line of the help shown.
     scroll: usize,
     filter: Filter,
+    /// What is typed after `F`, until Enter or Esc.
+    search: Option<String>,
     overlay: Overlay,
     /// One line for the footer (what just happened), until the next key.
     message: Option<String>,
@@ -74,6 +76,7 @@ impl Display {
             show_mtime: false,
             scroll: 0,
             filter: Filter::default(),
+            search: None,
             overlay: Overlay::None,
             message: None,
             warning: None,
@@ -114,6 +117,16 @@ impl Display {
         &self.filter
     }
 
+    /// What is typed after `F`, while it is.
+    pub fn search_input(&self) -> Option<&str> {
+        self.search.as_deref()
+    }
+
+    /// The search typed, when Enter ends it.
+    pub fn take_search(&mut self) -> Option<String> {
+        self.search.take()
+    }
+
     pub fn overlay(&self) -> &Overlay {
         &self.overlay
     }
@@ -150,6 +163,7 @@ impl Display {
             | Overlay::Errors
             | Overlay::Owners { .. }
             | Overlay::Item { .. } => InputMode::Dismiss,
+            Overlay::None if self.search.is_some() => InputMode::Search,
             Overlay::None if self.filter.editing => InputMode::Filter,
             Overlay::None => InputMode::Normal,
         }
@@ -227,6 +241,25 @@ impl Display {
             }
             Action::ToggleMtime => {
                 self.show_mtime = !self.show_mtime;
+                Changed::Looks
+            }
+            Action::SearchStart => {
+                self.search = Some(String::new());
+                Changed::Looks
+            }
+            Action::SearchInput(c) => {
+                // bounded: a name is at most 255 bytes
+                if let Some(text) = self.search.as_mut().filter(|t| t.len() < 1024) {
+                    text.push(*c);
+                }
+                Changed::Looks
+            }
+            Action::SearchBackspace => {
+                self.search.as_mut().map(String::pop);
+                Changed::Looks
+            }
+            Action::SearchCancel => {
+                self.search = None;
                 Changed::Looks
             }
             _ => return self.edit_filter(action),

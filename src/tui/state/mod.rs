@@ -19,12 +19,14 @@ mod item;
 mod nav;
 mod owners;
 mod requests;
+mod search;
 mod work;
 
 pub use capabilities::{Can, Capabilities, Off};
 pub use display::{Changed, Display, Overlay};
 pub use nav::Nav;
 pub use requests::Rescanned;
+pub use search::{Found, MAX_FOUND};
 pub use work::{ScanStatus, Work};
 
 use super::action::{Action, InputMode};
@@ -367,6 +369,9 @@ impl<T: AsScan> State<T> {
         if !matches!(action, Action::Resize) {
             self.display.take_message();
         }
+        if self.search_action(&action) {
+            return None;
+        }
         if let Some(changed) = self.display.apply(&action) {
             if changed == Changed::Mode {
                 if let (Some(d), Some(scan)) = (&mut self.delta, self.tree.scan()) {
@@ -398,6 +403,7 @@ impl<T: AsScan> State<T> {
             Action::Quit => self.display.open(Overlay::ConfirmQuit),
             Action::Interrupt => return self.interrupt(),
             Action::Confirm => return self.confirm(),
+            Action::SearchDone => self.search(),
             Action::Cancel => {
                 self.display.close();
             }

@@ -7,6 +7,7 @@ use std::hash::Hash;
 use rustc_hash::FxHashMap;
 
 use super::display::Display;
+use super::search::Found;
 use crate::tree::{NodeId, Tree, TreeView, TOTAL};
 use crate::tui::diff::{removed_of, Delta};
 use crate::tui::listing::{Listing, Source};
@@ -32,6 +33,8 @@ pub struct Nav<I = NodeId> {
     page: usize,
     /// The child that was selected when each directory was left.
     memory: FxHashMap<I, I>,
+    /// `F`'s matches, shown instead of the directory's rows.
+    found: Option<Found<I>>,
 }
 
 /// The highest directory of a tree: its single root, or the total above several.
@@ -56,6 +59,7 @@ impl<I: Copy + Eq + Hash + Debug> Nav<I> {
             list_top: 0,
             page: 10,
             memory: FxHashMap::default(),
+            found: None,
         }
     }
 
@@ -94,12 +98,44 @@ impl<I: Copy + Eq + Hash + Debug> Nav<I> {
 
     /// Rows of the current directory, in display order (filtered).
     pub fn rows(&self) -> &[I] {
-        self.listing.rows()
+        match &self.found {
+            Some(f) => &f.rows,
+            None => self.listing.rows(),
+        }
     }
 
-    /// The largest size among the current directory's children.
+    /// The largest size among the current directory's children (or the matches shown).
     pub fn largest(&self) -> u64 {
-        self.listing.largest()
+        match &self.found {
+            Some(f) => f.largest,
+            None => self.listing.largest(),
+        }
+    }
+
+    pub fn found(&self) -> Option<&Found<I>> {
+        self.found.as_ref()
+    }
+
+    /// Shows a search's matches, from the top; the cursor in the directory is kept.
+    pub fn start_search(&mut self, mut found: Found<I>) {
+        found.saved = (self.selected, self.cursor, self.offset);
+        self.found = Some(found);
+        (self.selected, self.cursor, self.offset) = (None, 0, 0);
+        self.follow();
+    }
+
+    /// Back to the directory's rows, the cursor where it was.
+    pub fn end_search(&mut self) {
+        if let Some(f) = self.found.take() {
+            (self.selected, self.cursor, self.offset) = f.saved;
+            self.follow();
+        }
+    }
+
+    /// Into `dir`, the cursor on `id` (a found entry shown where it is; the caller refreshes).
+    pub fn show_in(&mut self, dir: I, id: I) {
+        self.enter(dir);
+        self.selected = Some(id);
     }
 
     pub fn selected(&self) -> Option<I> {
@@ -127,7 +163,10 @@ impl<I: Copy + Eq + Hash + Debug> Nav<I> {
 
     /// Keeps the cursor on the selected entry (or in range) and on screen.
     fn follow(&mut self) {
-        let rows = self.listing.rows();
+        let rows = match &self.found {
+            Some(f) => &f.rows,
+            None => self.listing.rows(),
+        };
         if rows.is_empty() {
             self.cursor = 0;
             self.offset = 0;
@@ -203,6 +242,9 @@ impl Nav<NodeId> {
     pub fn tree_changed(&mut self, tree: &Tree, delta: Option<&Delta>) {
         self.generation += 1;
         self.listing.invalidate();
+        if let Some(f) = &mut self.found {
+            f.rows.retain(|&id| tree.is_live(id)); // deleted, or replaced by a rescan
+        }
         let top = top_of(tree);
         if top != self.top {
             // the walk has just added its roots

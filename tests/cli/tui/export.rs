@@ -1,5 +1,6 @@
 //! `hogs i --import x.ncdu` read on demand: the screens of the read-only view of the file
-//! equal those of the loaded import for the same keys (drill, sort, columns, search), and
+//! equal those of the loaded import for the same keys (drill, sort, columns, filter, `F`'s
+//! search), and
 //! damage met while browsing is one line in the footer, the rest browsable.
 
 use std::ffi::OsString;
@@ -126,6 +127,7 @@ impl Pair {
             "/", "f1", "\n", "j", "/", "\x08\x08", "mix", "\x08", "\n", "l", "h", "/", "f",
             "\x1b", // the filter of the visible directory
             " ", "j ", "l", "h", // marks
+            "F", "*1*", "\n", "j", " ", "\x1b", "F", "f", "\n", "jj", "l", "h", // search
             "e", "\x1b", "?", "x", // errors, help
         ];
         for keys in journey {
@@ -171,6 +173,16 @@ fn ncdu_exports_read_on_demand_are_browsed_as_their_loaded_imports() {
     for name in ["balanced.ncdu", "balanced-8k-blocks.ncdu"] {
         let mut p = Pair::new(&fixtures.join(name));
         p.same_screens(name);
+        // more matches than F keeps: the biggest kept, the rest counted
+        p.keys("F*1*\n");
+        let screen = p.same_screens("F*1*");
+        assert!(
+            screen[0].contains("10000 matching \"*1*\"") && screen[0].contains("more not shown"),
+            "{}",
+            screen.join("\n")
+        );
+        assert_eq!(p.read.state.rows().len(), hogs::tui::state::MAX_FOUND);
+        p.keys("\x1b");
         p.journey();
     }
     let shared = config(&fixtures.join("tree.ncdu"));

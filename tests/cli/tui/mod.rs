@@ -15,6 +15,7 @@ mod item;
 mod live;
 mod local_time;
 mod owners;
+mod search;
 mod tmux;
 mod tmux_view;
 mod wide;

@@ -215,3 +215,38 @@ fn i_shows_the_selected_entry_in_a_real_terminal() {
     tmux.keys(&["x", "q"]);
     assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
 }
+
+/// Issue 41, 18: `F*.iso` lists the matches below the view, biggest first with their paths;
+/// one marked there is the entry's mark: `--print-marked` prints its path after `q`.
+#[test]
+fn f_searches_and_a_mark_in_the_results_is_printed_in_a_real_terminal() {
+    if !Tmux::available() {
+        skip!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let env = TestEnv::new();
+    env.file("t/a/x.iso", 300 * 1024)
+        .file("t/b/z.iso", 200 * 1024)
+        .file("t/b/z.iso.txt", 250 * 1024)
+        .file("t/big", 900 * 1024);
+    let script = view_script(&env, "--print-marked t > marked.out");
+    let tmux = Tmux::start(env.path("tmux.sock"), &[], &script);
+    tmux.wait_for("big");
+    tmux.keys(&["F", "*.iso", "Enter"]);
+    let screen = tmux.wait_for("2 matching \"*.iso\"");
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains(".iso")).collect();
+    assert!(
+        rows.len() == 3 && rows[1].contains("a/x.iso") && rows[2].contains("b/z.iso"),
+        "{screen}"
+    );
+    tmux.keys(&["j", "Space"]);
+    tmux.wait_for("1 marked");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("b/");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Quit anyway?");
+    tmux.keys(&["y"]);
+    assert_eq!(wait_for_file(&env.path("status.txt")), "0\n");
+    let out = std::fs::read_to_string(env.path("marked.out")).expect("marked.out");
+    assert_eq!(out, "t/b/z.iso\n");
+}
