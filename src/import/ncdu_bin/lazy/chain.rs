@@ -1,8 +1,10 @@
 //! Walks along a directory's chain of children (`prev` from its `sub`), bounded and
-//! loop-checked, and its children in the stored order.
+//! loop-checked, and its children in the stored order (from its listing).
 
-use super::{damaged, Facts, ItemId, LazyTree, NONE, SEGMENT};
-use crate::export::ncdu_bin::format::etype;
+use std::rc::Rc;
+
+use super::listing::Listing;
+use super::{damaged, Facts, ItemId, LazyTree, NONE};
 use crate::import::ncdu_bin::ReadAt;
 
 /// A walk along a directory's chain of children, from its last: never longer than the
@@ -60,39 +62,32 @@ impl Chain {
     }
 }
 
-/// The children of one directory in the stored order: the segments between the marks of
-/// [`LazyTree::list`] from the last mark (the first children) back.
-pub struct Children<'t, S> {
-    pub(super) tree: &'t LazyTree<S>,
-    pub(super) dir: u64,
-    pub(super) marks: Vec<u64>,
-    pub(super) segment: Vec<u64>,
+/// The children of one directory in the stored order, from its listing.
+pub struct Children {
+    pub(super) listing: Option<Rc<Listing>>,
+    /// The directory's number ([`super::dirs`]).
+    pub(super) parent: u32,
+    pub(super) next: usize,
     /// Leave out the entries that could not be read (`err` items: no entry of the tree).
     pub(super) entries_only: bool,
 }
 
-impl<S: ReadAt> Iterator for Children<'_, S> {
+impl Iterator for Children {
     type Item = ItemId;
 
     fn next(&mut self) -> Option<ItemId> {
-        while self.segment.is_empty() {
-            let mark = self.marks.pop()?;
-            let mut walk = Chain::from(self.dir, SEGMENT as u64, Some(mark));
-            let mut read = 0;
-            while let Some((at, f)) = walk.next(self.tree) {
-                if !(self.entries_only && f.etype == etype::ERR) {
-                    self.segment.push(at);
-                }
-                read += 1;
-                if read == SEGMENT {
-                    break;
-                }
+        let listing = self.listing.as_ref()?;
+        loop {
+            let (item, error) = listing.at(self.next)?;
+            let at = u32::try_from(self.next).ok()?;
+            self.next += 1;
+            if !(self.entries_only && error) {
+                return Some(ItemId {
+                    item,
+                    parent: self.parent,
+                    at,
+                });
             }
         }
-        let item = self.segment.pop()?;
-        Some(ItemId {
-            item,
-            parent: self.dir,
-        })
     }
 }
