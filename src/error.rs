@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use crate::render::escape::escape;
 use crate::sys::describe;
 use crate::tree::Tree;
-use crate::walk::{ErrorKind, ScanError};
+use crate::walk::{ErrorAt, ErrorKind, ScanError};
 
 /// What the exit status says, as GNU du: 0 all counted, 1 something was skipped or could not be
 /// written, 2 the command line was wrong (clap's own exit).
@@ -50,7 +50,10 @@ pub fn report_scan_errors(
     to_terminal: bool,
 ) -> io::Result<()> {
     for e in errors {
-        error_line(err, e.kind, e.errno, &e.path(tree), to_terminal)?;
+        match &e.at {
+            ErrorAt::Unfilled { path, by } => unfilled_line(err, path, by, to_terminal)?,
+            _ => error_line(err, e.kind, e.errno, &e.path(tree), to_terminal)?,
+        }
     }
     if errors.len() > SUMMARY_AFTER {
         error_summary(err, errors.len())?;
@@ -102,6 +105,7 @@ fn error_line(
         }
         ErrorKind::Access => ("cannot access", cause),
         ErrorKind::ReadDir => ("cannot read directory", cause),
+        ErrorKind::Unfilled => ("cannot count", "excluded, and in no part".into()),
     };
     let mut line = Vec::with_capacity(path.bytes.len() + 64);
     line.extend_from_slice(b"hogs: ");
@@ -112,6 +116,26 @@ fn error_line(
     line.extend_from_slice(tail.as_bytes());
     line.push(b'\n');
     err.write_all(&line)
+}
+
+/// The line of a directory the part `by` of a merge left out and no part scanned: the merge
+/// cannot tell a part that failed from one never meant, so it says so and counts nothing.
+fn unfilled_line(err: &mut dyn Write, path: &[u8], by: &[u8], to_terminal: bool) -> io::Result<()> {
+    let path = escape(path, !to_terminal);
+    let by = escape(by, !to_terminal);
+    let mut line = Vec::with_capacity(path.bytes.len() + by.bytes.len() + 64);
+    line.extend_from_slice(b"hogs: '");
+    line.extend_from_slice(&path.bytes);
+    line.extend_from_slice(b"': excluded in '");
+    line.extend_from_slice(&by.bytes);
+    line.extend_from_slice(b"' and in no part: not counted\n");
+    err.write_all(&line)
+}
+
+/// Reports on stderr a directory left out in the part `by` of a merge streamed into a binary
+/// export and scanned by no part ([`ErrorAt::Unfilled`]).
+pub fn report_streamed_unfilled(path: &[u8], by: &[u8], to_terminal: bool) {
+    let _ = unfilled_line(&mut io::stderr().lock(), path, by, to_terminal);
 }
 
 /// Reports on stderr, as it is met, an error recorded at `path` in an export being streamed

@@ -13,6 +13,7 @@ pub mod config;
 pub mod diff;
 pub mod error;
 pub mod export;
+pub mod formats;
 pub mod import;
 pub mod owners;
 pub mod progress;

@@ -6,7 +6,10 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::config::{Config, ExportFormat, ExportTarget};
 use crate::error::{fail, ExitStatus};
-use crate::export::{self, ncdu, ncdu_bin};
+use crate::export;
+use crate::formats::ncdu_bin;
+use crate::formats::ncdu_json::write as ncdu;
+use crate::formats::ncdu_json::zstd;
 use crate::import;
 use crate::render::escape::shown;
 use crate::settle::Totals;
@@ -101,10 +104,7 @@ fn write(
     match format {
         ExportFormat::Json => ncdu::write_ncdu(tree, root, errors, opts, out),
         ExportFormat::JsonZst => {
-            // ncdu 2.8's default level for `-c`
-            let mut z = zstd::stream::write::Encoder::new(out, 4)?;
-            ncdu::write_ncdu(tree, root, errors, opts, &mut z)?;
-            z.finish().map(drop)
+            zstd::write_compressed(out, |z| ncdu::write_ncdu(tree, root, errors, opts, z))
         }
         ExportFormat::Binary => {
             let mut w = ncdu_bin::BinWriter::new(out)?;
@@ -129,8 +129,8 @@ fn merge_streamed(
     let written = ncdu_bin::BinWriter::new(out).map(|w| {
         let writer = ncdu_bin::StreamWriter::new(w, target.extended);
         match quiet {
-            true => import::ncdu::Streamed::quiet(writer),
-            false => import::ncdu::Streamed::new(writer, err_tty),
+            true => crate::formats::builder::Streamed::quiet(writer),
+            false => crate::formats::builder::Streamed::new(writer, err_tty),
         }
     });
     let streamed = match written {
@@ -203,7 +203,7 @@ fn streams_walk(config: &Config, target: &ExportTarget) -> bool {
 }
 
 /// `hogs -O x.ncdu PATH`: the walk written into the export as it goes, each directory once
-/// its subtree is done, no tree held (`export::ncdu_bin::WalkWriter`).
+/// its subtree is done, no tree held (`formats::ncdu_bin::WalkWriter`).
 fn walk_streamed(config: &Config, target: &ExportTarget, file: export::FileSink) -> ExitStatus {
     let err_tty = config.terminals.stderr;
     let status_of = |written| super::write_status(written, Some(&target.file), true, err_tty);

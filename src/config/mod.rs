@@ -184,6 +184,8 @@ impl Config {
             && !cli.apparent_size
             && !cli.filecount
             && cli.filetime.is_none();
+        // an export marks what -X and hidden left out where it was listed, as ncdu does
+        exclusions.mark = matches!(mode, Mode::Export(_));
         let roots = paths.len();
         let needs = mode.needs(numbers.depth) | needs::of_options(&cli, &filters, import.is_some());
         Ok(Config {

@@ -1,8 +1,5 @@
 //! Writing a scan for other tools: ncdu's JSON export format (`-O`).
 
-pub mod ncdu;
-pub mod ncdu_bin;
-
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Write};

@@ -1,6 +1,6 @@
 //! Which export a file is, found by its first bytes (never its name): ncdu 2's binary format
-//! (`\xbfncduEX1`), zstd-compressed JSON (`ncdu -c -o`: a zstd frame, `28 B5 2F FD`), or
-//! JSON.
+//! ([`crate::formats::ncdu_bin::is_binary`]), zstd-compressed JSON
+//! (`ncdu -c -o`: a zstd frame, [`zstd::MAGIC`]), or JSON.
 //!
 //! JSON, compressed or not, is read as a stream. The binary format is read by random access
 //! (its index is at the end): a file in place, and standard input too when it is a file
@@ -12,11 +12,10 @@ use std::io::{self, Cursor, Read};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 
-use super::ncdu::{self, Import, Keep, Metadata, Mount, Sink};
-use super::ncdu_bin::is_binary;
 use super::ImportError;
-
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+use crate::formats::builder::{Import, Keep, Metadata, Mount, Sink};
+use crate::formats::ncdu_bin::{self, is_binary};
+use crate::formats::ncdu_json::{self as ncdu, zstd};
 
 /// Reads the export `file` holds (standard input when `stdin`), whatever its format.
 pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError> {
@@ -35,12 +34,12 @@ pub(super) fn read_any(mut file: File, keep: Keep) -> Result<Import, ImportError
                 ))
             })?
         };
-        return ncdu::read_binary(file, keep);
+        return ncdu_bin::read_binary(file, keep);
     }
     let stream = Cursor::new(head.to_vec()).chain(file);
-    if head.starts_with(&ZSTD_MAGIC) {
-        let decoder = zstd::stream::read::Decoder::new(stream).map_err(ImportError::Io)?;
-        return ncdu::read_keeping(Unzstd(decoder), keep);
+    if head.starts_with(&zstd::MAGIC) {
+        let decoder = zstd::decompressed(stream).map_err(ImportError::Io)?;
+        return ncdu::read_keeping(decoder, keep);
     }
     ncdu::read_keeping(stream, keep)
 }
@@ -56,12 +55,12 @@ pub(super) fn read_part<'a>(
     let got = fill(&mut file, &mut head).map_err(ImportError::Io)?;
     let head = &head[..got];
     if is_binary(head) {
-        return ncdu::read_binary_part(file, sink, mount);
+        return ncdu_bin::read_binary_part(file, sink, mount);
     }
     let stream = Cursor::new(head.to_vec()).chain(file);
-    if head.starts_with(&ZSTD_MAGIC) {
-        let decoder = zstd::stream::read::Decoder::new(stream).map_err(ImportError::Io)?;
-        return ncdu::read_part(Unzstd(decoder), sink, mount);
+    if head.starts_with(&zstd::MAGIC) {
+        let decoder = zstd::decompressed(stream).map_err(ImportError::Io)?;
+        return ncdu::read_part(decoder, sink, mount);
     }
     ncdu::read_part(stream, sink, mount)
 }
@@ -72,12 +71,12 @@ pub(super) fn read_root_name(mut file: File, keep: Keep) -> Result<Vec<u8>, Impo
     let got = fill(&mut file, &mut head).map_err(ImportError::Io)?;
     let head = &head[..got];
     if is_binary(head) {
-        return ncdu::read_binary_root_name(file);
+        return ncdu_bin::read_binary_root_name(file);
     }
     let stream = Cursor::new(head.to_vec()).chain(file);
-    if head.starts_with(&ZSTD_MAGIC) {
-        let decoder = zstd::stream::read::Decoder::new(stream).map_err(ImportError::Io)?;
-        return ncdu::read_root_name(Unzstd(decoder), keep);
+    if head.starts_with(&zstd::MAGIC) {
+        let decoder = zstd::decompressed(stream).map_err(ImportError::Io)?;
+        return ncdu::read_root_name(decoder, keep);
     }
     ncdu::read_root_name(stream, keep)
 }
@@ -135,16 +134,4 @@ pub fn unlinked_temp(what: &str) -> io::Result<File> {
     };
     let _ = std::fs::remove_file(&path);
     Ok(temp)
-}
-
-/// A zstd stream whose errors say they are the compression's.
-struct Unzstd<R: io::BufRead>(zstd::stream::read::Decoder<'static, R>);
-
-impl<R: io::BufRead> Read for Unzstd<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| {
-            let kind = e.kind();
-            io::Error::new(kind, format!("the zstd compression is damaged: {e}"))
-        })
-    }
 }

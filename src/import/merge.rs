@@ -16,7 +16,7 @@
 //! keeps what the part given first has and leaves the other's out (said in a note).
 //!
 //! The parts are read one after the other into one tree, each part's entries where they
-//! belong as they are read ([`ncdu::Sink`]): a merge holds the merged tree and nothing more
+//! belong as they are read ([`Sink`]): a merge holds the merged tree and nothing more
 //! (each file is opened twice: once for its root's name, once for its entries). A hard link
 //! whose `(dev, ino)` was met in a part read before counts nothing, as in one export.
 
@@ -25,9 +25,9 @@ use std::fs::File;
 use std::os::unix::ffi::OsStrExt;
 
 use super::formats;
-use super::ncdu::{self, Graft, Meet, Mount, Sink, Streamed};
 use super::{ImportError, Keep};
 use crate::error::say;
+use crate::formats::builder::{Graft, Meet, Metadata, Mount, Sink, Streamed};
 use crate::render::escape::shown;
 use crate::walk::Scan;
 
@@ -52,7 +52,7 @@ struct Merge<'f> {
     /// The parts being read, innermost last.
     reading: Vec<usize>,
     /// What each part read says of itself (`None`: not read, left out).
-    read: Vec<Option<ncdu::Metadata>>,
+    read: Vec<Option<Metadata>>,
 }
 
 /// Merges the exports `files` (two or more) into one scan. The error is the one line to
@@ -316,15 +316,18 @@ impl Graft for Merge<'_> {
         at: usize,
         name: &[u8],
         is_dir: bool,
-        excluded: bool,
+        excluded: Option<bool>,
     ) -> Result<Meet, ImportError> {
         let Some(k) = self.kid(at, name) else {
             return Ok(Meet::Plain);
         };
-        if excluded && self.spots[k].part.is_some() {
-            // not scanned there (another filesystem, -x): the part that scanned it replaces
-            // the mark, when this directory closes
-            return Ok(Meet::Skip);
+        let filled = self.spots[k].part.is_some() || !self.parts_below(k).is_empty();
+        if excluded.is_some() && filled {
+            // not scanned there (-X, another filesystem with -x): what scanned it is read in
+            // its place, where the directory lists it, so that a hard link it shares with
+            // what follows counts where du counts it
+            self.spots[k].met = true;
+            return Ok(Meet::Fill(k));
         }
         let Some(&reading) = self.reading.last() else {
             return Ok(Meet::Plain);
@@ -385,6 +388,15 @@ impl Graft for Merge<'_> {
             todo.extend(&self.spots[s].kids);
         }
         Ok(Meet::Plain)
+    }
+
+    fn fill(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError> {
+        self.emit(sink, at, false)
+    }
+
+    fn unfilled_by(&self) -> Option<Vec<u8>> {
+        let &reading = self.reading.last()?;
+        (self.files.len() > 1).then(|| self.files[reading].as_bytes().to_vec())
     }
 
     fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError> {

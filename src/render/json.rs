@@ -87,6 +87,10 @@ fn write_node<T: TreeView>(
         // a directory of a merge of scans that no part scanned (`--import A B`)
         out.write_all(b",\"unscanned\":true")?;
     }
+    if flags::is_left_unscanned(tree.flags(id)) {
+        // and one a part left out (-X): what it holds is not counted
+        out.write_all(b",\"excluded\":true")?;
+    }
     // --extents: what deleting it frees, and what it shares
     if let Some(s) = tree.sharing(id) {
         write!(

@@ -110,6 +110,14 @@ pub mod flags {
     /// A name of a hard-linked file that another name counts for now, while the walk runs
     /// ([`super::Tree::mark_live_duplicates`]): the walk settles which name counts at its end.
     pub const LIVE_DUPLICATE: u8 = 128;
+    /// A directory a part of a merge of scans left out (-X) and no part scanned
+    /// ([`FILTERED`] and [`UNSCANNED`] both): counted nowhere, but shown, marked, for nothing
+    /// of it is known (a part that was never written, or one never meant).
+    pub const LEFT_UNSCANNED: u8 = FILTERED | UNSCANNED;
+    /// Whether `f` marks an entry left out that views still show ([`LEFT_UNSCANNED`]).
+    pub const fn is_left_unscanned(f: u8) -> bool {
+        f & LEFT_UNSCANNED == LEFT_UNSCANNED
+    }
     /// An entry any of these marks counts nothing of its own in any total: another name
     /// counts it, a filter left it out, or -x did not enter it ([`super::Node::is_counted`]).
     pub const UNCOUNTED: u8 = DUPLICATE | FILTERED | OTHER_FS;

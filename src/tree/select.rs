@@ -46,7 +46,8 @@ impl<I: Copy + Ord> Selection<I> {
         // nor a second name of a hard-linked inode (counted once, under its first name),
         // which dust does not show either, nor a mount point -x did not enter, which dust
         // leaves out of its walk; -z keeps what is bigger than its size, as dust's does
-        !(has(super::flags::FILTERED)
+        // (a directory a merge expected a part for and got none is shown: marked, 0B)
+        !(has(super::flags::FILTERED) && !super::flags::is_left_unscanned(flags)
             || has(super::flags::DUPLICATE)
             || has(super::flags::OTHER_FS)
             || self.only_dirs && kind != EntryKind::Dir

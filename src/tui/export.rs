@@ -17,7 +17,7 @@ use super::terminal::{self, Screen};
 use super::{marks, ERRORS_SHOWN};
 use crate::config::{Config, Interactive};
 use crate::error::{fail, report_errors_by_path, say, ExitStatus};
-use crate::import::ncdu_bin::lazy::{LazyTree, Stop};
+use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::render::escape::shown;
 
 /// Opens the export `config` imports to be browsed on demand: `None` when the view must

@@ -93,9 +93,10 @@ impl Filter {
     }
 }
 
-/// Whether a child is shown at all (deleted entries and files left out by -e / -v are not).
+/// Whether a child is shown at all (deleted entries and files left out by -e / -v are not;
+/// a directory a merge of scans left out and no part scanned is, marked).
 pub fn shown(flags: u8) -> bool {
-    flags & (flags::REMOVED | flags::FILTERED) == 0
+    flags & flags::REMOVED == 0 && (flags & flags::FILTERED == 0 || flags::is_left_unscanned(flags))
 }
 
 /// What rows are: entries of the tree on screen and, in a comparison with an earlier scan,

@@ -42,6 +42,8 @@ fn flag_char<T: AsScan>(state: &State<T>, id: T::Id) -> char {
         '!'
     } else if n.has(flags::OTHER_FS) {
         '>'
+    } else if flags::is_left_unscanned(n.flags()) {
+        '<' // left out (-X) by a part of a merge, scanned by no part: ncdu's mark of excluded
     } else if n.has(flags::UNSCANNED) {
         '~' // between the parts of a merge of scans: scanned by none
     } else if n.kind() == EntryKind::Symlink {

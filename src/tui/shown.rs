@@ -8,8 +8,8 @@
 //! stays on `State<Tree>`, reached from the generic code through
 //! [`super::state::AsScan`].
 
-use crate::import::ncdu_bin::lazy::LazyTree;
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::lazy::LazyTree;
+use crate::formats::ncdu_bin::ReadAt;
 use crate::tree::{Node, NodeId, Tree, TreeView};
 use crate::vocab::SizeMode;
 

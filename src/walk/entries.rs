@@ -14,6 +14,9 @@ pub(super) const STAT_BATCH: usize = 512;
 
 /// [`Ent::stat`] of an entry that was not stat'ed.
 pub(super) const NO_STAT: u32 = u32::MAX;
+/// [`Ent::stat`] of an entry left out by -X or as hidden, kept only to be marked so
+/// ([`crate::walk::Exclusions::mark`]): never stat'ed.
+pub(super) const EXCLUDED: u32 = u32::MAX - 1;
 
 pub(super) type StatResult = Result<Meta, Errno>;
 
@@ -116,7 +119,7 @@ pub(super) struct StatBatch {
 }
 
 impl StatBatch {
-    pub(super) fn push(&mut self, name: &CStr, kind: Option<EntryKind>, ino: u64) {
+    pub(super) fn push(&mut self, name: &CStr, kind: Option<EntryKind>, ino: u64, stat: u32) {
         let listed = &mut self.listed;
         if listed.ents.is_empty() {
             listed.ents.reserve(STAT_BATCH);
@@ -129,7 +132,7 @@ impl StatBatch {
             name_len: name.to_bytes().len() as u32,
             kind,
             ino,
-            stat: NO_STAT,
+            stat,
         });
     }
 }

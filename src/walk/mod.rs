@@ -67,6 +67,9 @@ pub enum ErrorKind {
     ReadDir,
     /// The argument was the empty string.
     EmptyName,
+    /// A directory a part of a merge of split scans left out (`"excluded"`) and no other
+    /// part scanned: nothing of it is counted ([`ErrorAt::Unfilled`] names the part).
+    Unfilled,
 }
 
 /// Where an error happened: a node of the tree, or a name that never became one.
@@ -78,6 +81,12 @@ pub enum ErrorAt {
     /// A whole path, spelled when the error happened: a streamed walk keeps no tree to
     /// spell it from afterwards.
     Path(Vec<u8>),
+    /// The path of a directory left out in the part `by` (its file's name) of a merge, which
+    /// no part scanned ([`ErrorKind::Unfilled`]).
+    Unfilled {
+        path: Vec<u8>,
+        by: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -100,7 +109,9 @@ impl ScanError {
                 p.extend_from_slice(name);
                 p
             }
-            ErrorAt::Argument(a) | ErrorAt::Path(a) => a.clone(),
+            ErrorAt::Argument(a) | ErrorAt::Path(a) | ErrorAt::Unfilled { path: a, .. } => {
+                a.clone()
+            }
         }
     }
 }

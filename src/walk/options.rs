@@ -12,6 +12,11 @@ pub struct Exclusions {
     /// Skip entries at exactly one of these paths (as the walker spells them: root as typed,
     /// then '/'-joined names).
     pub paths: Vec<Vec<u8>>,
+    /// Keep what is left out as an entry of its name and kind alone, marked
+    /// [`crate::tree::flags::FILTERED`], where it was listed (an export writes it
+    /// `"excluded":"pattern"`, as ncdu does): a merge of split scans then knows where in its
+    /// directory each part goes, and which part never came (docs/SPLIT-SCANS.md).
+    pub mark: bool,
 }
 
 /// Options of the walk itself: what to count and how to traverse.

@@ -4,7 +4,7 @@
 //! lock sees is copies.
 
 use super::dedup::NameClaim;
-use super::entries::{name_bytes, Listed, StatBatch, StatResult, READY_STEP};
+use super::entries::{name_bytes, Listed, StatBatch, StatResult, EXCLUDED, READY_STEP};
 use super::placed::{DirClaim, Facts, Placed, Subdir, FOLDED_INTO_DIR};
 use super::plan::Fold;
 use crate::sys::{Meta, Times};
@@ -21,6 +21,12 @@ pub(super) fn node_for(meta: &Meta, mode: SizeMode) -> Node {
         SizeMode::Count => Node::new(meta.kind, 0, 0, meta.mtime, f),
         _ => Node::new(meta.kind, meta.disk_bytes(), meta.size, meta.mtime, f),
     }
+}
+
+/// The node of an entry left out by -X or as hidden, kept as a mark
+/// ([`crate::walk::Exclusions::mark`]): its kind from the listing, no size, counted nowhere.
+pub(crate) fn left_out_node(kind: Option<EntryKind>) -> Node {
+    Node::new(kind.unwrap_or(EntryKind::File), 0, 0, 0, flags::FILTERED)
 }
 
 /// What the tree keeps of a stat beyond the node, when asked: owner, mode and times.
@@ -67,6 +73,10 @@ impl Placer {
     /// stat did not fail.
     pub(super) fn place(&self, c: &Listed, out: &mut Placed, mut emit: impl FnMut(Node, &[u8])) {
         for (i, e) in c.ents.iter().enumerate() {
+            if e.stat == EXCLUDED {
+                self.place_left_out(e.kind, e.ino, name_bytes(&c.names, e), out, &mut emit);
+                continue;
+            }
             let entry = Entry {
                 stat: e.stat(&c.stats),
                 kind: e.kind,
@@ -163,6 +173,23 @@ impl Placer {
             out.facts.push(self.facts_of(stat, ino, times));
         }
         emit(node, name);
+        out.count += 1;
+    }
+
+    /// Places an entry left out (-X, hidden) as its mark ([`EXCLUDED`]): no stat, no walk,
+    /// no claim.
+    fn place_left_out(
+        &self,
+        kind: Option<EntryKind>,
+        ino: u64,
+        name: &[u8],
+        out: &mut Placed,
+        emit: &mut impl FnMut(Node, &[u8]),
+    ) {
+        if self.keep_facts {
+            out.facts.push(self.facts_of(None, ino, Times::default()));
+        }
+        emit(left_out_node(kind), name);
         out.count += 1;
     }
 

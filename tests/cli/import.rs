@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::Stdio;
 
-use hogs::export::ncdu::{write_ncdu, NcduOptions};
-use hogs::import::ncdu::read;
+use hogs::formats::ncdu_json::read;
+use hogs::formats::ncdu_json::write::{write_ncdu, NcduOptions};
 use hogs::tree::{NodeId, Tree};
 use hogs::vocab::SizeMode;
 use hogs::walk::{walk, Progress};

@@ -14,6 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["diff", "export", "owners", "progress"],
     &["render"],
     &["error"],
+    &["formats"],
     &["import"],
     &["config"],
     &["app"],

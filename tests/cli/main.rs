@@ -37,6 +37,7 @@ mod interop;
 mod layers;
 mod lost_output;
 mod merge;
+mod merge_order;
 mod ncdu_binary;
 mod ncdu_lazy;
 mod network;

@@ -5,10 +5,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use hogs::export::ncdu::NcduOptions;
-use hogs::export::ncdu_bin::format::{etype, Item, MAGIC};
-use hogs::export::ncdu_bin::{write_tree, BinWriter};
-use hogs::import::ncdu::read_binary;
+use hogs::formats::ncdu_bin::read_binary;
+use hogs::formats::ncdu_bin::spec::{etype, Item, MAGIC};
+use hogs::formats::ncdu_bin::{write_tree, BinWriter};
+use hogs::formats::ncdu_json::write::NcduOptions;
 use hogs::import::{import_file, Keep};
 use hogs::tree::Tree;
 use hogs::vocab::SizeMode;

@@ -186,7 +186,7 @@ fn json_name() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn import_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-        let _ = hogs::import::ncdu::read_tree(&bytes[..]);
+        let _ = hogs::formats::ncdu_json::read_tree(&bytes[..]);
     }
 
     #[test]
@@ -196,13 +196,13 @@ proptest! {
     ) {
         let text = export_with(&names);
         let mut bytes = text.clone().into_bytes();
-        let whole = hogs::import::ncdu::read_tree(&bytes[..]);
+        let whole = hogs::formats::ncdu_json::read_tree(&bytes[..]);
         prop_assert!(whole.is_ok(), "valid export refused: {:?}\n{}", whole.err().map(|e| e.to_string()), text);
         for (at, b) in &flips {
             let i = at.index(bytes.len());
             bytes[i] = *b;
         }
-        let _ = hogs::import::ncdu::read_tree(&bytes[..]);
+        let _ = hogs::formats::ncdu_json::read_tree(&bytes[..]);
     }
 
     #[test]
@@ -211,7 +211,7 @@ proptest! {
         let end = text.trim_end().len();
         let at = cut.index(end);
         // never a partial tree passed off as complete
-        prop_assert!(hogs::import::ncdu::read_tree(&text.as_bytes()[..at]).is_err(), "accepted a cut at {}: {}", at, &text[..at]);
+        prop_assert!(hogs::formats::ncdu_json::read_tree(&text.as_bytes()[..at]).is_err(), "accepted a cut at {}: {}", at, &text[..at]);
     }
 }
 
@@ -220,8 +220,8 @@ proptest! {
 /// A valid binary export: a root, directories of files named from `names`, as hogs writes
 /// them, with blocks of `block` bytes (many blocks, references across them).
 fn binary_with(names: &[String], block: usize) -> Vec<u8> {
-    use hogs::export::ncdu_bin::format::{etype, Item};
-    let mut w = hogs::export::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
+    use hogs::formats::ncdu_bin::spec::{etype, Item};
+    let mut w = hogs::formats::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
         .expect("a writer");
     let (mut root_last, mut dir_last, mut in_dir) = (None, None, 0u64);
     let mut items = 0;
@@ -265,8 +265,8 @@ fn binary_with(names: &[String], block: usize) -> Vec<u8> {
     w.finish(root).expect("finish")
 }
 
-fn read_binary(bytes: &[u8]) -> Result<hogs::import::ncdu::Import, hogs::import::ImportError> {
-    hogs::import::ncdu::read_binary(bytes, hogs::import::Keep::ALL)
+fn read_binary(bytes: &[u8]) -> Result<hogs::formats::builder::Import, hogs::import::ImportError> {
+    hogs::formats::ncdu_bin::read_binary(bytes, hogs::import::Keep::ALL)
 }
 
 proptest! {
@@ -311,8 +311,8 @@ proptest! {
 /// from `names` with sizes that often tie, each directory's cumulative sizes as hogs writes
 /// them.
 fn plain_binary_with(names: &[String], block: usize) -> Vec<u8> {
-    use hogs::export::ncdu_bin::format::{etype, Item};
-    let mut w = hogs::export::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
+    use hogs::formats::ncdu_bin::spec::{etype, Item};
+    let mut w = hogs::formats::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
         .expect("a writer");
     let (mut root_last, mut dir_last, mut in_dir) = (None, None, 0u64);
     let (mut items, mut sum, mut total) = (0, 0, 0);
@@ -412,7 +412,7 @@ proptest! {
         rows in 1usize..30,
         depth in prop::option::of(0usize..3),
     ) {
-        use hogs::import::ncdu_bin::lazy::LazyTree;
+        use hogs::formats::ncdu_bin::lazy::LazyTree;
         use hogs::tree::TreeView;
         let bytes = plain_binary_with(&names, block);
         let mut loaded = read_binary(&bytes).expect("a valid export").scan.tree;
@@ -432,7 +432,7 @@ proptest! {
         flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
         plain in any::<bool>(),
     ) {
-        use hogs::import::ncdu_bin::lazy::LazyTree;
+        use hogs::formats::ncdu_bin::lazy::LazyTree;
         use hogs::tree::TreeView;
         let mut bytes = match plain {
             true => plain_binary_with(&names, block),

@@ -60,7 +60,7 @@ impl AsScan for Tree {
 impl AsScan for crate::tree::Sparse<'_> {}
 
 /// An ncdu 2 binary export read on demand: read-only.
-impl<S: crate::import::ncdu_bin::ReadAt> AsScan for crate::import::ncdu_bin::lazy::LazyTree<S> {}
+impl<S: crate::formats::ncdu_bin::ReadAt> AsScan for crate::formats::ncdu_bin::lazy::LazyTree<S> {}
 
 /// What the event loop must do for the state (things with side effects).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,9 +14,9 @@ use crate::sys::{self, Errno, Span, Stopped, Times};
 use crate::tree::{spare_room, EntryKind, Node, NodeId};
 use crate::walk::dedup::NameClaim;
 use crate::walk::entries::{
-    name_at, Ent, Finished, Listed, Scratch, StatBatch, NO_STAT, READY_STEP, STAT_BATCH,
+    name_at, Ent, Finished, Listed, Scratch, StatBatch, EXCLUDED, NO_STAT, READY_STEP, STAT_BATCH,
 };
-use crate::walk::place::Entry;
+use crate::walk::place::{left_out_node, Entry};
 use crate::walk::placed::Subdir;
 use crate::walk::plan::{Fold, Intake, Spread};
 use crate::walk::split::{drop_empty_spans, SplitPlan, SPAN_BASE};
@@ -78,6 +78,9 @@ impl<'s> Reader<'s> {
     ) {
         let b = name.to_bytes();
         if task.filtering && !task.keeps(b) {
+            if task.walker.opts.exclusions.mark {
+                self.left_out(task, name, sys::kind_of_dirent(t), ino, hand_out);
+            }
             return;
         }
         let kind = sys::kind_of_dirent(t);
@@ -96,13 +99,60 @@ impl<'s> Reader<'s> {
             _ => {}
         }
         if self.hands_out && !early {
-            self.batch.push(name, kind, ino);
+            self.batch.push(name, kind, ino, NO_STAT);
             if self.batch.listed.ents.len() == STAT_BATCH {
                 hand_out(take(&mut self.batch));
             }
             return;
         }
         self.record(task, name, kind, ino);
+    }
+
+    /// An entry left out (-X, hidden) kept as a mark where it was listed: it goes the way the
+    /// next entry kept would go, so that the directory's entries stay in listing order.
+    fn left_out(
+        &mut self,
+        task: &DirTask<'_, '_>,
+        name: &CStr,
+        kind: Option<EntryKind>,
+        ino: u64,
+        hand_out: &mut dyn FnMut(StatBatch),
+    ) {
+        let early = self.kept < PARALLEL_STAT_MIN;
+        let as_read = match task.plan.intake {
+            Intake::StatAndPlaceAsRead => early || self.places_all(task),
+            Intake::NodeAsRead => kind.is_some() && (task.plan.fold == Fold::EveryFile || early),
+            _ => false,
+        };
+        if as_read {
+            let b = name.to_bytes();
+            let Scratch {
+                nodes, node_names, ..
+            } = &mut *self.scratch;
+            nodes.push(left_out_node(kind).with_local_name(node_names.len(), b.len()));
+            node_names.extend_from_slice(b);
+        } else if self.hands_out && !early {
+            self.batch.push(name, kind, ino, EXCLUDED);
+            if self.batch.listed.ents.len() == STAT_BATCH {
+                hand_out(take(&mut self.batch));
+            }
+        } else {
+            let Listed {
+                names, ents, times, ..
+            } = &mut self.scratch.listed;
+            if task.walker.opts.keep_extra {
+                times.push(Times::default()); // one per entry, as `record` keeps them
+            }
+            let off = names.len() as u32;
+            names.extend_from_slice(name.to_bytes_with_nul());
+            ents.push(Ent {
+                name_off: off,
+                name_len: name.to_bytes().len() as u32,
+                kind,
+                ino,
+                stat: EXCLUDED,
+            });
+        }
     }
 
     /// Files summed as they are stat'ed, and no other thread to hand stats to: every entry
@@ -356,7 +406,7 @@ impl DirTask<'_, '_> {
             l.times = vec![Times::default(); l.ents.len()];
         }
         for (i, e) in l.ents.iter_mut().enumerate() {
-            if !self.plan.stat.wants(e.kind) {
+            if !self.plan.stat.wants(e.kind) || e.stat == EXCLUDED {
                 continue;
             }
             let name = name_at(&l.names, e.name_off);
@@ -391,10 +441,14 @@ impl DirTask<'_, '_> {
                 first = Some(Box::from(b));
             }
             met += 1;
-            if self.filtering && !self.keeps(b) {
+            let kept = !self.filtering || self.keeps(b);
+            if !kept && !self.walker.opts.exclusions.mark {
                 return;
             }
             let kind = sys::kind_of_dirent(t);
+            if !kept {
+                return batch.push(name, kind, ino, EXCLUDED);
+            }
             if every_file && kind.is_some_and(|k| k != EntryKind::Dir) {
                 // summed into the directory: no name or record to keep
                 return self
@@ -408,7 +462,7 @@ impl DirTask<'_, '_> {
             if l.ents.len() % READY_STEP == 0 {
                 l.ready_ahead();
             }
-            batch.push(name, kind, ino);
+            batch.push(name, kind, ino, NO_STAT);
         });
         drop(fd);
         let mut batch = self.stat_batch(batch);

@@ -338,3 +338,49 @@ fn e_lists_what_the_walk_could_not_read() {
         j.screen()
     );
 }
+
+/// A merge of split scans where a part never came (docs/SPLIT-SCANS.md): the directory the
+/// top part left out (-X) and no part filled is a row of its own, marked `<` (ncdu's mark of
+/// what was left out), and `e` lists the line that names it.
+#[test]
+fn a_directory_no_part_filled_is_shown_left_out() {
+    let env = TestEnv::new();
+    env.file("top/a/f", 30_000)
+        .file("top/b/g", 20_000)
+        .file("top/h", 5_000);
+    let (a, b) = (env.path("top/a"), env.path("top/b"));
+    let top = env.path("top");
+    let out = env.run([
+        "-O".as_ref(),
+        "top.json".as_ref(),
+        "-X".as_ref(),
+        a.as_os_str(),
+        "-X".as_ref(),
+        b.as_os_str(),
+        top.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = env.run(["-O".as_ref(), "a.json".as_ref(), a.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let files = ["top.json", "a.json"].map(|f| env.path(f).into_os_string());
+    let scan = hogs::import::import_files(&files, false, false, hogs::import::Keep::ALL)
+        .expect("merge the parts");
+    let mut j = Journey::empty(200, 12, SizeMode::Disk);
+    j.app.show_imported(scan);
+    j.draw();
+    assert_eq!(j.rows(), ["a", "h", "b"]);
+    let row = j.row_line("b");
+    assert!(row.contains('<') && row.contains(" 0B"), "{row}");
+    assert!(!j.row_line("a").contains('<'), "{}", j.row_line("a"));
+    assert!(
+        j.lines()[1].contains("1 unreadable (e lists)"),
+        "{}",
+        j.screen()
+    );
+    j.keys("e");
+    let screen = j.screen();
+    assert!(
+        screen.contains("/top/b': excluded in '") && screen.contains("and in no part: not counted"),
+        "{screen}"
+    );
+}

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::fs::File;
 
 use hogs::config::Config;
-use hogs::import::ncdu_bin::lazy::LazyTree;
+use hogs::formats::ncdu_bin::lazy::LazyTree;
 use hogs::tui::browse::Browser;
 use hogs::tui::event::key_event;
 use hogs::tui::shown::READ_ONLY;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::listing::Listing;
 use super::{damaged, Facts, ItemId, LazyTree, NONE};
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::ReadAt;
 
 /// A walk along a directory's chain of children, from its last: never longer than the
 /// entries the directory claims, and stopped at a loop (Brent's: one itemref kept).

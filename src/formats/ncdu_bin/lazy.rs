@@ -27,10 +27,10 @@ use std::cmp::Ordering;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{BinFile, ReadAt};
-use crate::export::ncdu_bin::format::{etype, Item};
-use crate::import::ncdu::{bad_name, kind_and_flags};
-use crate::import::ImportError;
+use super::spec::{etype, Item};
+use super::{kind_and_flags, BinFile, ReadAt};
+use crate::formats::builder::bad_name;
+use crate::formats::ImportError;
 use crate::tree::ids::{EntryId, Sparse};
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;

@@ -4,9 +4,9 @@
 
 use std::io::BufWriter;
 
-use crate::error::report_streamed_error;
-use crate::export::ncdu_bin::StreamWriter;
+use crate::error::{report_streamed_error, report_streamed_unfilled};
 use crate::export::ExportSink;
+use crate::formats::ncdu_bin::StreamWriter;
 use crate::tree::{LinkKey, Node, PostOrderBuilder, StatExtra};
 use crate::walk::ErrorKind;
 
@@ -39,6 +39,20 @@ impl Streamed {
         Streamed {
             quiet: true,
             ..Streamed::new(writer, false)
+        }
+    }
+
+    /// Reports a directory `name` of the directory open, left out by the part `by` of a merge
+    /// and scanned by no part (the writer keeps such a directory out of its open ones).
+    pub(super) fn report_unfilled(&mut self, name: &[u8], by: &[u8]) {
+        let mut path = self.writer.path();
+        if path.last() != Some(&b'/') {
+            path.push(b'/');
+        }
+        path.extend_from_slice(name);
+        self.errors += 1;
+        if !self.quiet {
+            report_streamed_unfilled(&path, by, self.to_terminal);
         }
     }
 

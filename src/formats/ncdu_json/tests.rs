@@ -1,7 +1,7 @@
 //! The parser on hand-written and damaged inputs (the CLI tests cover real scans).
 
-use super::ncdu::{read, read_tree};
 use super::ImportError;
+use super::{read, read_tree};
 use crate::tree::{flags, EntryKind, NodeId, Tree, TOTAL};
 use crate::walk::ErrorAt;
 
@@ -264,7 +264,7 @@ fn children_stay_in_file_order_and_contiguous() {
 fn what_is_not_asked_for_is_not_kept() {
     let doc = r#"[1,2,{},[{"name":"/r","dev":5,"ino":1,"uid":1,"gid":1,"mode":16877},{"name":"h","ino":9,"hlnkc":true,"nlink":3,"uid":2,"gid":2,"mode":33188},[{"name":"d","ino":2},{"name":"f","ino":3}]]]"#;
     let read = |identity, extra| {
-        super::ncdu::read_keeping(
+        super::read_keeping(
             doc.as_bytes(),
             super::Keep {
                 identity,

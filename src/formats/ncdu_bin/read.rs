@@ -1,23 +1,19 @@
 //! Reading ncdu 2's binary export format (`ncdu -O`, `hogs -O x.ncdu`) by random access:
 //! [`BinFile`] reads the index at the end of the file once, then any block or any item by its
 //! itemref on demand, through a small cache of decompressed blocks. Nothing else of the file
-//! is held. The format is described in [`crate::export::ncdu_bin::format`].
+//! is held. The format is described in [`super::spec`].
 //!
 //! Every length and offset the file gives is checked against the file's real size before
 //! anything is read or allocated, and a block's data against the size its zstd frame
 //! declares (at most 16 MiB, as the format's offsets allow): a damaged or hostile file is an
 //! error naming the block or item, never a panic or an allocation beyond the file's own size.
 
-mod cbor;
-pub mod lazy;
-
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 
-use super::ImportError;
-use crate::export::ncdu_bin::format::{
-    block_frame, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS, OFFSET_MASK,
-};
+use super::cbor;
+use super::spec::{self, block_frame, Item, DATA_BLOCK, INDEX_BLOCK, OFFSET_BITS, OFFSET_MASK};
+use crate::formats::ImportError;
 
 /// Decompressed blocks kept: a walk through the items reads mostly backwards through the
 /// file, a block at a time.
@@ -57,7 +53,7 @@ impl ReadAt for &[u8] {
 
 /// Whether `head` (the first bytes of a file) starts a binary export.
 pub fn is_binary(head: &[u8]) -> bool {
-    head.starts_with(MAGIC)
+    spec::is_binary(head)
 }
 
 fn damaged(msg: impl Into<String>) -> ImportError {
@@ -88,11 +84,9 @@ impl<S: ReadAt> BinFile<S> {
         let mut magic = [0u8; 8];
         if size < magic.len() as u64 || {
             src.read_exact_at(&mut magic, 0).map_err(ImportError::Io)?;
-            magic != *MAGIC
+            !spec::is_binary(&magic)
         } {
-            return Err(damaged(
-                "not an ncdu binary export (no \\xbfncduEX1 at the start)",
-            ));
+            return Err(damaged(spec::NOT_BINARY));
         }
         let mut word = [0u8; 4];
         if size < 8 + 16 {

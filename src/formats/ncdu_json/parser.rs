@@ -171,6 +171,34 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
         Ok(())
     }
 
+    /// What a merge does with the entry just read in the directory at merge position
+    /// `parent_at`: `None` when it is left out, or when what another part scanned there was
+    /// read in its place; else its own merge position, if it has one.
+    fn meet(
+        &mut self,
+        parent_at: Option<usize>,
+        is_dir: bool,
+        excluded: Option<bool>,
+    ) -> Result<Option<Option<usize>>, ImportError> {
+        let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) else {
+            return Ok(Some(None));
+        };
+        let meet = m.graft.meet(at_parent, &self.name, is_dir, excluded)?;
+        let (Meet::Skip | Meet::Fill(_)) = meet else {
+            return Ok(Some(match meet {
+                Meet::Descend(here) => Some(here),
+                _ => None,
+            }));
+        };
+        if is_dir {
+            self.skip_rest_of_dir()?;
+        }
+        if let (Meet::Fill(here), Some(m)) = (meet, self.mount.as_mut()) {
+            m.graft.fill(self.sink, here)?;
+        }
+        Ok(None)
+    }
+
     /// The rest of a directory left out, up to its closing ']'.
     fn skip_rest_of_dir(&mut self) -> Result<(), ImportError> {
         while self.lx.one_of(b",]", "',' or ']'")? == b',' {
@@ -185,7 +213,7 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
     fn entry(&mut self, parent: Option<Open>, is_dir: bool) -> Result<Option<Open>, ImportError> {
         self.lx.skip_ws()?;
         let start = self.lx.pos();
-        let (info, name_pos) = self.info(parent.is_none())?;
+        let (mut info, name_pos) = self.info(parent.is_none())?;
         if !info.has_name {
             return Err(self
                 .lx
@@ -197,25 +225,18 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
             return Err(self.lx.error_at(name_pos, "the root needs a name (a path)"));
         }
         let (parent_index, parent_dev, parent_at) = parent.unwrap_or((0, 0, None));
-        let mut at = None;
-        if let (Some(at_parent), Some(m)) = (parent_at, self.mount.as_mut()) {
-            match m
-                .graft
-                .meet(at_parent, &self.name, is_dir, info.excluded.is_some())?
-            {
-                Meet::Plain => {}
-                Meet::Descend(here) => at = Some(here),
-                Meet::Skip => {
-                    if is_dir {
-                        self.skip_rest_of_dir()?;
-                    }
-                    return Ok(None);
-                }
-            }
-        }
+        let Some(mut at) = self.meet(parent_at, is_dir, info.excluded)? else {
+            return Ok(None); // left out, or another part read in its place
+        };
         if parent.is_none() {
             at = self.mount.as_ref().map(|m| m.at);
         }
+        // a directory left out by a pattern that no part filled (a part never written?)
+        let unfilled = match (&self.mount, parent, info.excluded) {
+            (Some(m), Some(_), Some(false)) if is_dir => m.graft.unfilled_by(),
+            _ => None,
+        };
+        info.unscanned |= unfilled.is_some();
         let dev = info.dev.unwrap_or(parent_dev);
         if info.read_error && !is_dir {
             self.sink.entry_failed(parent_index, &self.name);
@@ -241,7 +262,13 @@ impl<'s, R: std::io::BufRead> Parser<'s, R> {
                 0
             }
             (None, _, Some(name)) => self.sink.out.open_dir(node, name, key, extra),
-            (Some(_), true, _) => self.sink.out.open_dir(node, &self.name, key, extra),
+            (Some(_), true, _) => {
+                let seq = self.sink.out.open_dir(node, &self.name, key, extra);
+                if let Some(by) = unfilled {
+                    self.sink.unfilled(seq, &self.name, by);
+                }
+                seq
+            }
             (Some(_), false, _) => {
                 self.sink.out.add(node, &self.name, key, extra, links);
                 return Ok(None);

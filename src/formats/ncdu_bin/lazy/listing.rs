@@ -17,8 +17,8 @@ use std::rc::Rc;
 
 use super::chain::Chain;
 use super::{damaged, slot, Facts, ItemId, LazyTree, Stop, COMPARED, FACTS, UNRECORDED_ERROR};
-use crate::export::ncdu_bin::format::etype;
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::spec::etype;
+use crate::formats::ncdu_bin::ReadAt;
 use crate::tree::EntryKind;
 
 /// The most children kept in all the listings (the one being made is kept whatever its size).

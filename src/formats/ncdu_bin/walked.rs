@@ -21,7 +21,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxHashMap;
 
-use super::format::{etype, Item};
+use super::spec::{etype, Item};
 use super::tree::{dir_item, leaf_item, Below};
 use super::{BinWriter, Block, Filler, Output, LEVEL};
 use crate::tree::{flags, LinkKey, Node, NodeId, StatExtra};

@@ -1,37 +1,11 @@
-//! Reading ncdu's JSON export format (`ncdu -o`, `gdu -o`, `hogs -O`) into the tree a walk
-//! builds.
-//!
-//! ```no_run
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let file = std::fs::File::open("scan.json")?;
-//! let mut tree = hogs::import::ncdu::read_tree(file)?;
-//! tree.finish(); // own sizes → totals, as after a walk
-//! println!("{} bytes on disk", tree.node(hogs::tree::TOTAL).disk);
-//! # Ok(()) }
-//! ```
-//!
-//! The parser streams: it holds one token and the tree read so far, never the document, and
-//! the tree is grown as entries are read ([`PostOrderBuilder`]), so a load peaks at about the
-//! size of the tree it returns. Open directories are kept on vectors, not the call stack, so
-//! any depth loads. Unknown
-//! keys (and their values, however nested) are skipped, as ncdu does; `excluded` accepts
-//! ncdu 1's `"othfs"` and ncdu 2's `"otherfs"`. Anything malformed is an error with its line,
-//! column and byte offset, and no tree.
-//!
-//! What each field becomes: `asize`/`dsize` the node's own apparent and disk sizes, `mtime`
-//! its mtime, `dev`/`ino` its identity (a missing `dev` is the parent's), `hlnkc` a hard link
-//! (names of one `(dev, ino)` after the first count nothing, as in a walk), `nlink` its link
-//! count, `read_error` an unreadable directory (kept, with an error) or an entry that could
-//! not be stat'ed (dropped, with an error), `excluded` a file left out by a pattern (counts
-//! nothing) or a directory on another filesystem, `notreg` a non-regular file (a symlink when
-//! `mode` says so), `uid`/`gid`/`mode` the extra table, hogs's `exclusive_bytes` and
-//! `shared_bytes` (`--extents`: the subtree's, see `export::ncdu`) [`Tree::sharing`].
-
-use std::io::{BufReader, Read};
+//! What every reader of an export builds from the entries it reads ([`Sink`]): the tree a walk
+//! builds ([`PostOrderBuilder`]: own sizes, not yet totals), or, for a merge written as it is
+//! read, a binary export ([`Streamed`]); with what both readers check of an entry (its name,
+//! its hard links, the times the filters need), and the hooks by which a merge
+//! ([`crate::import::merge`]) places its parts ([`Mount`], [`Graft`]).
 
 use rustc_hash::FxHashSet;
 
-use super::json::{Lexer, Number, Pos};
 use super::ImportError;
 use crate::tree::{
     flags, Built, EntryKind, Node, NodeId, PostOrderBuilder, Sharing, StatExtra, Tree, TOTAL,
@@ -39,25 +13,14 @@ use crate::tree::{
 use crate::vocab::TimeField;
 use crate::walk::{ErrorAt, ErrorKind, Scan, ScanError};
 
-mod binary;
 mod out;
-mod parser;
 
-pub(crate) use binary::kind_and_flags;
-pub use binary::read_binary;
-pub(super) use binary::{read_binary_part, read_binary_root_name};
 pub use out::Streamed;
 
 use out::Out;
 
-use parser::Parser;
-
 /// The longest name an entry below the root may have (Linux's NAME_MAX).
-const NAME_MAX: usize = 255;
-/// The longest root name (a path) accepted.
-const ROOT_NAME_MAX: usize = 64 * 1024;
-/// Keys longer than any the format defines are unknown keys.
-const KEY_MAX: usize = 16;
+pub(crate) const NAME_MAX: usize = 255;
 
 /// The metadata block and version of an export.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,7 +96,7 @@ pub(crate) fn bad_name(n: &[u8]) -> Option<&'static str> {
 
 /// The owner and mode an export records of an entry (its extended fields), when it has all
 /// three.
-fn owner_of(uid: Option<u64>, gid: Option<u64>, mode: Option<u64>) -> Option<StatExtra> {
+pub(crate) fn owner_of(uid: Option<u64>, gid: Option<u64>, mode: Option<u64>) -> Option<StatExtra> {
     Some(StatExtra {
         uid: uid? as u32,
         gid: gid? as u32,
@@ -156,120 +119,40 @@ fn no_times(field: TimeField) -> &'static str {
     }
 }
 
-/// Reads a whole export, keeping everything it records. The reader is buffered here.
-pub fn read(reader: impl Read) -> Result<Import, ImportError> {
-    read_keeping(reader, Keep::ALL)
-}
-
-/// Reads a whole export, keeping identities and extra facts only as asked.
-pub fn read_keeping(reader: impl Read, keep: Keep) -> Result<Import, ImportError> {
-    let mut sink = Sink::new(keep);
-    let meta = Parser::new(
-        BufReader::with_capacity(256 * 1024, reader),
-        &mut sink,
-        None,
-    )
-    .parse()?;
-    Ok(Import {
-        scan: sink.into_scan(),
-        meta,
-    })
-}
-
-/// Reads one part of a merge into `sink`, its root placed as `mount` says; what its file says
-/// of itself.
-pub(super) fn read_part<'a>(
-    reader: impl Read,
-    sink: &'a mut Sink,
-    mount: Mount<'a>,
-) -> Result<Metadata, ImportError> {
-    Parser::new(
-        BufReader::with_capacity(256 * 1024, reader),
-        sink,
-        Some(mount),
-    )
-    .parse()
-}
-
-/// The name of an export's root (the path it was scanned at), reading no further.
-pub(super) fn read_root_name(reader: impl Read, keep: Keep) -> Result<Vec<u8>, ImportError> {
-    let mut sink = Sink::new(keep);
-    Parser::new(BufReader::with_capacity(64 * 1024, reader), &mut sink, None).root_name()
-}
-
-/// Reads an export and returns only its tree (own sizes, not yet totals).
-pub fn read_tree(reader: impl Read) -> Result<Tree, ImportError> {
-    read(reader).map(|i| i.scan.tree)
-}
-
-/// Recognises what an export is not: compressed files and ncdu's binary format.
-fn check_magic(head: &[u8]) -> Result<(), ImportError> {
-    let what = if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        "the file is zstd-compressed: decompress it first (zstd -dc FILE | hogs --import -)"
-    } else if head.starts_with(&[0x1f, 0x8b]) {
-        "the file is gzip-compressed: decompress it first (gzip -dc FILE | hogs --import -)"
-    } else if head.starts_with(b"\xfd7zXZ") {
-        "the file is xz-compressed: decompress it first (xz -dc FILE | hogs --import -)"
-    } else if head.starts_with(b"\xbfncduEX1") {
-        "this is ncdu's binary export format, which this reader does not read: import the file with hogs --import FILE"
-    } else {
-        return Ok(());
-    };
-    Err(ImportError::Unsupported(what))
-}
-
-/// One info object as read.
-#[derive(Default)]
-struct Info {
-    has_name: bool,
-    asize: u64,
-    dsize: u64,
-    dev: Option<u64>,
-    ino: Option<u64>,
-    nlink: Option<u64>,
-    mtime: Option<u64>,
-    uid: Option<u64>,
-    gid: Option<u64>,
-    mode: Option<u64>,
-    hlnkc: bool,
-    read_error: bool,
-    notreg: bool,
-    unscanned: bool,
-    /// `exclusive_bytes`, `shared_bytes` (`--extents`).
-    sharing: Option<Sharing>,
-    excluded: Option<bool>, // Some(true): another filesystem; Some(false): a pattern
-}
-
 /// What the entries read so far have built: one export's, or every part's of a merge
-/// ([`super::merge`]), which reads its parts one after the other into the same tree.
-pub(super) struct Sink {
+/// ([`crate::import::merge`]), which reads its parts one after the other into the same tree.
+pub(crate) struct Sink {
     /// The tree, grown as the entries are read (never a second copy of them), or the binary
     /// export they are written to.
-    pub(super) out: Out,
+    pub(crate) out: Out,
     /// Entries (nodes) so far.
-    count: u32,
+    pub(crate) count: u32,
     /// Directories recorded as unreadable, by sequence number (they keep their node, as in a
     /// walk).
     unreadable: Vec<u32>,
     /// Entries recorded as unreadable that are not directories: (parent's sequence number,
     /// name). A walk keeps no node for them either, only the error.
     failed: Vec<(u32, Box<[u8]>)>,
+    /// Directories a part left out that no part of the merge scanned, by sequence number,
+    /// with the name of that part's file.
+    unfilled: Vec<(u32, Vec<u8>)>,
     /// (dev, ino) of the hard links met so far: later names are duplicates (in a merge, in
     /// any part).
     links_seen: FxHashSet<(u64, u64)>,
     keep: Keep,
     /// What each node read so far holds exclusively and shares (`--extents`), in the order
     /// read; `None` once an entry has none (an export without the mode, or a merge).
-    sharing: Option<Vec<Sharing>>,
+    pub(crate) sharing: Option<Vec<Sharing>>,
 }
 
 impl Sink {
-    pub(super) fn new(keep: Keep) -> Sink {
+    pub(crate) fn new(keep: Keep) -> Sink {
         Sink {
             out: Out::Tree(PostOrderBuilder::new(keep.identity, keep.extra)),
             count: 0,
             unreadable: Vec::new(),
             failed: Vec::new(),
+            unfilled: Vec::new(),
             links_seen: FxHashSet::default(),
             keep,
             sharing: Some(Vec::new()),
@@ -277,7 +160,7 @@ impl Sink {
     }
 
     /// A sink that writes what it is given into a binary export, keeping no tree.
-    pub(super) fn streaming(to: Streamed) -> Sink {
+    pub(crate) fn streaming(to: Streamed) -> Sink {
         let keep = Keep {
             identity: true,
             extra: true,
@@ -290,7 +173,7 @@ impl Sink {
     }
 
     /// The binary export a [`Sink::streaming`] writes to.
-    pub(super) fn into_streamed(self) -> Option<Streamed> {
+    pub(crate) fn into_streamed(self) -> Option<Streamed> {
         match self.out {
             Out::Binary(b) => Some(*b),
             Out::Tree(_) => None,
@@ -299,7 +182,7 @@ impl Sink {
 
     /// An entry of the directory `parent` (its sequence number, the directory open) that
     /// could not be read: a walk keeps no node for it either, only the error.
-    pub(super) fn entry_failed(&mut self, parent: u32, name: &[u8]) {
+    pub(crate) fn entry_failed(&mut self, parent: u32, name: &[u8]) {
         match &mut self.out {
             Out::Tree(_) => self.failed.push((parent, name.into())),
             Out::Binary(b) => {
@@ -310,15 +193,24 @@ impl Sink {
     }
 
     /// The directory just opened (sequence number `seq`) could not be read.
-    pub(super) fn dir_unreadable(&mut self, seq: u32) {
+    pub(crate) fn dir_unreadable(&mut self, seq: u32) {
         match &mut self.out {
             Out::Tree(_) => self.unreadable.push(seq),
             Out::Binary(b) => b.report(ErrorKind::ReadDir, None),
         }
     }
 
+    /// The directory `name` just opened (sequence number `seq`) was left out by the part `by`
+    /// of a merge, and no part scanned it: nothing of it is counted.
+    pub(super) fn unfilled(&mut self, seq: u32, name: &[u8], by: Vec<u8>) {
+        match &mut self.out {
+            Out::Tree(_) => self.unfilled.push((seq, by)),
+            Out::Binary(b) => b.report_unfilled(name, &by),
+        }
+    }
+
     /// The tree and the errors it records, by path as a walk reports them.
-    pub(super) fn into_scan(self) -> Scan {
+    pub(crate) fn into_scan(self) -> Scan {
         let builder = match self.out {
             Out::Tree(t) => t,
             Out::Binary(_) => PostOrderBuilder::new(false, false), // its entries were written
@@ -341,6 +233,14 @@ impl Sink {
                 kind: ErrorKind::Access,
                 errno: 0,
             }))
+            .chain(self.unfilled.into_iter().map(|(seq, by)| ScanError {
+                at: ErrorAt::Unfilled {
+                    path: tree.path(dir(seq)),
+                    by,
+                },
+                kind: ErrorKind::Unfilled,
+                errno: 0,
+            }))
             .collect();
         Scan::with_errors_by_path(tree, errors)
     }
@@ -348,7 +248,7 @@ impl Sink {
     /// A directory no part scanned, between the parts of a merge: no size and no entry of
     /// its own ([`flags::UNSCANNED`]). `None`: the root of the merge. Opened: what follows
     /// is in it.
-    pub(super) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
+    pub(crate) fn unscanned_dir(&mut self, name: &[u8], root: bool) {
         // a directory between the parts: what it shares is no part's to say
         self.sharing = None;
         let mut node = Node::new(EntryKind::Dir, 0, 0, 0, flags::UNSCANNED);
@@ -380,12 +280,6 @@ impl Sink {
         (f, links.map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
     }
 
-    /// Refuses an entry that counts without the time the filters read.
-    fn check_time(&self, info: &Info) -> Result<(), ImportError> {
-        let counted = info.excluded.is_none() && !info.unscanned;
-        self.check_time_of(counted, info.mtime.is_some())
-    }
-
     /// Refuses an entry that counts (`counted`) without the time the filters read (it has a
     /// modification time: `has_mtime`; no export records the others).
     pub(crate) fn check_time_of(&self, counted: bool, has_mtime: bool) -> Result<(), ImportError> {
@@ -396,10 +290,10 @@ impl Sink {
         }
     }
 
-    /// Records what a node just made of an info object holds (`--extents`): the first entry
-    /// without it means the export has none.
-    fn record_sharing(&mut self, info: &Info) {
-        match (&mut self.sharing, info.sharing) {
+    /// Records what the node just made holds exclusively and shares (`--extents`): the first
+    /// entry without it means the export has none.
+    pub(crate) fn record_sharing_of(&mut self, sharing: Option<Sharing>) {
+        match (&mut self.sharing, sharing) {
             (Some(v), Some(s)) => v.push(s),
             (Some(v), None) if v.is_empty() => self.sharing = None,
             // an entry that holds nothing of its own (left out, a duplicate) writes nothing
@@ -426,27 +320,40 @@ fn in_preorder(tree: &Tree, read: &[Sharing]) -> Vec<Sharing> {
 }
 
 /// What a merge does where a part being read meets the place of another part.
-pub(super) enum Meet {
+#[derive(Clone, Copy)]
+pub(crate) enum Meet {
     /// Nothing there: the entry is read as usual.
     Plain,
     /// A directory with other parts below it: read as usual, its merge position given.
     Descend(usize),
     /// Left out: another part, given first, has it.
     Skip,
+    /// An entry the part left out (`"excluded"`) that another part scanned, at this merge
+    /// position: that part is read in its place, now, so that the merge meets every name in
+    /// directory order, as du does (a hard link shared by two parts counts where du counts it).
+    Fill(usize),
 }
 
-/// The hooks of a merge ([`super::merge`]) into the reading of one of its parts. A merge
+/// The hooks of a merge ([`crate::import::merge`]) into the reading of one of its parts. A merge
 /// position is where a directory is in the merge's tree of part roots.
-pub(super) trait Graft {
+pub(crate) trait Graft {
     /// An entry `name` of the directory at merge position `at` was read: what to do with it.
-    /// `excluded`: the entry says it was not scanned (another filesystem, a pattern).
+    /// `excluded`: the entry says it was not scanned (`Some(true)`: another filesystem;
+    /// `Some(false)`: a pattern).
     fn meet(
         &mut self,
         at: usize,
         name: &[u8],
         is_dir: bool,
-        excluded: bool,
+        excluded: Option<bool>,
     ) -> Result<Meet, ImportError>;
+    /// Reads what belongs at merge position `at` into the directory open in the sink, where
+    /// the part being read left it out ([`Meet::Fill`]).
+    fn fill(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;
+    /// A directory the part being read left out by a pattern was not filled by another part:
+    /// the name of the part's file, when the merge reports it (a merge of one file, an
+    /// export written again from itself, does not).
+    fn unfilled_by(&self) -> Option<Vec<u8>>;
     /// The directory at merge position `at` is about to close: the parts that belong in it and
     /// were not met are read into it now.
     fn closing(&mut self, sink: &mut Sink, at: usize) -> Result<(), ImportError>;
@@ -455,8 +362,8 @@ pub(super) trait Graft {
 /// Where a part's root goes in a merge: into the directory open in the sink, under `name`
 /// (or as the merge's root, with its own path as name, when `name` is None), at merge position
 /// `at`.
-pub(super) struct Mount<'a> {
-    pub(super) at: usize,
-    pub(super) name: Option<&'a [u8]>,
-    pub(super) graft: &'a mut dyn Graft,
+pub(crate) struct Mount<'a> {
+    pub(crate) at: usize,
+    pub(crate) name: Option<&'a [u8]>,
+    pub(crate) graft: &'a mut dyn Graft,
 }

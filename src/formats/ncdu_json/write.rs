@@ -46,7 +46,7 @@ pub fn write_ncdu(
     opts: &NcduOptions<'_>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let failed = super::failed_entries(tree, root, errors)?;
+    let failed = crate::export::failed_entries(tree, root, errors)?;
     write_view(tree, root, &failed, opts, out)
 }
 
@@ -144,7 +144,11 @@ fn write_info<T: TreeView>(
                 o.uid, o.gid, o.mode
             )?;
         }
-        write!(out, ",\"mtime\":{}", tree.mtime(id).max(0))?;
+        // (none for what -X left out, never stat'ed: ncdu writes none either)
+        let mtime = tree.mtime(id).max(0);
+        if mtime > 0 || !has(flags::FILTERED) {
+            write!(out, ",\"mtime\":{mtime}")?;
+        }
     }
     let linked = !is_dir && (has(flags::HARDLINK) || has(flags::DUPLICATE));
     if let Some((_, ino)) = linked.then(|| tree.identity(id)).flatten() {
@@ -230,7 +234,7 @@ mod tests {
     /// sparse ids (as a file-backed tree's are) gives the same bytes, in both formats.
     #[test]
     fn exports_of_a_tree_seen_through_sparse_ids_are_the_trees() {
-        use crate::export::ncdu_bin::{write_view as write_bin, BinWriter};
+        use crate::formats::ncdu_bin::{write_view as write_bin, BinWriter};
         use crate::tree::view::{tied_tree, Sparse};
         let tree = tied_tree();
         let sparse = Sparse(&tree);

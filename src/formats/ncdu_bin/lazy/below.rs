@@ -3,8 +3,8 @@
 
 use super::chain::{Chain, Children};
 use super::{damaged, Facts, LazyTree, Stop, COUNTS, UNRECORDED_ERROR, UNSURE_LINK};
-use crate::export::ncdu_bin::format::etype;
-use crate::import::ncdu_bin::ReadAt;
+use crate::formats::ncdu_bin::spec::etype;
+use crate::formats::ncdu_bin::ReadAt;
 use crate::walk::ErrorKind;
 
 impl<S: ReadAt> LazyTree<S> {

@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::format::{etype, Item};
+use super::spec::{etype, Item};
 use super::tree::{dir_item, leaf_item, Below};
 use super::BinWriter;
 use crate::tree::{flags, Node, StatExtra};

@@ -1,8 +1,9 @@
-//! The subset of CBOR an ncdu binary export holds: one item is a map (definite or not) of small
-//! integer keys to integers, byte or text strings and simple values. Anything else under an
-//! unknown key is skipped, nested at most [`DEPTH_MAX`] deep; nothing is read past the block.
+//! The subset of CBOR an ncdu binary export holds, written ([`encode`]) and read
+//! ([`parse_item`]) here: one item is a map (definite or not) of small integer keys to
+//! integers, byte or text strings and simple values. Anything else under an unknown key is
+//! skipped, nested at most [`DEPTH_MAX`] deep; nothing is read past the block.
 
-use crate::export::ncdu_bin::format::{key, major, Item, OFFSET_MASK, TRUE};
+use super::spec::{key, major, Item, FALSE, OFFSET_BITS, OFFSET_MASK, TRUE};
 
 /// How deep a skipped value may nest: no item the format defines nests at all.
 const DEPTH_MAX: usize = 16;
@@ -204,6 +205,81 @@ pub(super) fn parse_item(data: &[u8], at: u64, item: &mut Item) -> Result<(), St
     Ok(())
 }
 
+/// A CBOR head: major type and argument, in the shortest form.
+pub(super) fn head(out: &mut Vec<u8>, major: u8, arg: u64) {
+    let m = major << 5;
+    match arg {
+        0..=23 => out.push(m | arg as u8),
+        24..=0xff => out.extend_from_slice(&[m | 24, arg as u8]),
+        0x100..=0xffff => {
+            out.push(m | 25);
+            out.extend_from_slice(&(arg as u16).to_be_bytes());
+        }
+        0x1_0000..=0xffff_ffff => {
+            out.push(m | 26);
+            out.extend_from_slice(&(arg as u32).to_be_bytes());
+        }
+        _ => {
+            out.push(m | 27);
+            out.extend_from_slice(&arg.to_be_bytes());
+        }
+    }
+}
+
+/// A reference to another item: within this block as a distance back from `at` (small,
+/// compresses well), else the whole itemref.
+fn reference(out: &mut Vec<u8>, k: u64, target: Option<u64>, at: u64) {
+    let Some(target) = target else { return };
+    head(out, major::POS, k);
+    if target >> OFFSET_BITS == at >> OFFSET_BITS && target < at {
+        head(out, major::NEG, at - target - 1);
+    } else {
+        head(out, major::POS, target);
+    }
+}
+
+/// One item as an indefinite-length CBOR map, in key order.
+pub(super) fn encode(out: &mut Vec<u8>, item: &Item, at: u64) {
+    out.push(major::MAP << 5 | 31);
+    head(out, major::POS, key::TYPE);
+    if item.etype >= 0 {
+        head(out, major::POS, item.etype as u64);
+    } else {
+        head(out, major::NEG, (-1 - item.etype) as u64);
+    }
+    head(out, major::POS, key::NAME);
+    head(out, major::BYTES, item.name.len() as u64);
+    out.extend_from_slice(&item.name);
+    reference(out, key::PREV, item.prev, at);
+    let number = |out: &mut Vec<u8>, k: u64, v: Option<u64>| {
+        if let Some(v) = v {
+            head(out, major::POS, k);
+            head(out, major::POS, v);
+        }
+    };
+    number(out, key::ASIZE, item.asize);
+    number(out, key::DSIZE, item.dsize);
+    number(out, key::DEV, item.dev);
+    if let Some(err) = item.rderr {
+        head(out, major::POS, key::RDERR);
+        let v = if err { TRUE } else { FALSE };
+        head(out, major::SIMPLE, v);
+    }
+    number(out, key::CUMASIZE, item.cumasize);
+    number(out, key::CUMDSIZE, item.cumdsize);
+    number(out, key::SHRASIZE, item.shrasize);
+    number(out, key::SHRDSIZE, item.shrdsize);
+    number(out, key::ITEMS, item.items);
+    reference(out, key::SUB, item.sub, at);
+    number(out, key::INO, item.ino);
+    number(out, key::NLINK, item.nlink);
+    number(out, key::UID, item.uid);
+    number(out, key::GID, item.gid);
+    number(out, key::MODE, item.mode);
+    number(out, key::MTIME, item.mtime);
+    out.push(major::SIMPLE << 5 | 31);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +287,23 @@ mod tests {
     fn parse(bytes: &[u8]) -> Result<Item, String> {
         let mut item = Item::default();
         parse_item(bytes, 0, &mut item).map(|()| item)
+    }
+
+    #[test]
+    fn heads_take_the_shortest_form() {
+        let enc = |major, arg| {
+            let mut v = Vec::new();
+            head(&mut v, major, arg);
+            v
+        };
+        assert_eq!(enc(major::POS, 23), [0x17]);
+        assert_eq!(enc(major::POS, 24), [0x18, 24]);
+        assert_eq!(enc(major::NEG, 499), [0x39, 0x01, 0xf3]);
+        assert_eq!(enc(major::POS, 0x10000), [0x1a, 0, 1, 0, 0]);
+        assert_eq!(
+            enc(major::POS, u64::MAX),
+            [0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
+        );
     }
 
     #[test]

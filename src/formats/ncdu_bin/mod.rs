@@ -1,24 +1,31 @@
 //! Writing ncdu 2's binary export format (`-O FILE.ncdu`, `--export-format binary`), which
 //! `ncdu -f` browses without loading it and `hogs --import` reads. The format is described in
-//! [`format`].
+//! [`spec`].
 //!
 //! [`BinWriter`] takes items one at a time, children before their directory, and returns each
 //! one's itemref for the `prev` of its next sibling and the `sub` of its directory: a writer
 //! that needs nothing of the tree but the directories still open, so a walk could feed it as
 //! directories finish. [`write_tree`] feeds it a finished tree.
 
-pub mod format;
+mod cbor;
+pub mod lazy;
+mod load;
+mod read;
+pub mod spec;
 mod stream;
 mod tree;
 mod walked;
 
 use std::io::{self, Write};
 
+pub use load::read_binary;
+pub(crate) use load::{kind_and_flags, read_binary_part, read_binary_root_name};
+pub use read::{is_binary, BinFile, ReadAt};
 pub use stream::StreamWriter;
 pub use tree::{write_tree, write_view};
 pub use walked::{WalkEnd, WalkWriter};
 
-use format::{block_frame, key, major, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
+use spec::{block_frame, Item, DATA_BLOCK, INDEX_BLOCK, MAGIC, OFFSET_BITS};
 
 /// zstd's level for the blocks: ncdu 2.8's default.
 const LEVEL: i32 = 4;
@@ -135,7 +142,7 @@ impl Filler {
             return Err(io::Error::other("a name too long for the format"));
         }
         let itemref = (u64::from(self.num) << OFFSET_BITS) | self.buf.len() as u64;
-        encode(&mut self.buf, item, itemref);
+        cbor::encode(&mut self.buf, item, itemref);
         Ok(itemref)
     }
 
@@ -175,7 +182,7 @@ impl<W: Write> Output<W> {
     /// Writes block `num`, compressed, wherever the file has got to.
     fn frame(&mut self, num: u32, frame: &[u8]) -> io::Result<()> {
         let len = frame.len() + 12;
-        if len as u64 > format::OFFSET_MASK || self.written >= 1 << 40 {
+        if len as u64 > spec::OFFSET_MASK || self.written >= 1 << 40 {
             return Err(io::Error::other("a block too large for the format"));
         }
         let len32 = len as u32;
@@ -195,7 +202,7 @@ impl<W: Write> Output<W> {
     /// Writes the index, naming `root` the root item, once every block is written.
     fn finish(mut self, root: u64) -> io::Result<W> {
         let len = 4 + 8 * self.index.len() as u64 + 8 + 4;
-        if len > format::BLOCK_LEN_MAX {
+        if len > spec::BLOCK_LEN_MAX {
             return Err(io::Error::other("too many blocks for the index"));
         }
         let mut index = Vec::with_capacity(len as usize);
@@ -210,111 +217,19 @@ impl<W: Write> Output<W> {
     }
 }
 
-/// A CBOR head: major type and argument, in the shortest form.
-fn head(out: &mut Vec<u8>, major: u8, arg: u64) {
-    let m = major << 5;
-    match arg {
-        0..=23 => out.push(m | arg as u8),
-        24..=0xff => out.extend_from_slice(&[m | 24, arg as u8]),
-        0x100..=0xffff => {
-            out.push(m | 25);
-            out.extend_from_slice(&(arg as u16).to_be_bytes());
-        }
-        0x1_0000..=0xffff_ffff => {
-            out.push(m | 26);
-            out.extend_from_slice(&(arg as u32).to_be_bytes());
-        }
-        _ => {
-            out.push(m | 27);
-            out.extend_from_slice(&arg.to_be_bytes());
-        }
-    }
-}
-
-/// A reference to another item: within this block as a distance back from `at` (small,
-/// compresses well), else the whole itemref.
-fn reference(out: &mut Vec<u8>, k: u64, target: Option<u64>, at: u64) {
-    let Some(target) = target else { return };
-    head(out, major::POS, k);
-    if target >> OFFSET_BITS == at >> OFFSET_BITS && target < at {
-        head(out, major::NEG, at - target - 1);
-    } else {
-        head(out, major::POS, target);
-    }
-}
-
-/// One item as an indefinite-length CBOR map, in key order.
-fn encode(out: &mut Vec<u8>, item: &Item, at: u64) {
-    out.push(major::MAP << 5 | 31);
-    head(out, major::POS, key::TYPE);
-    if item.etype >= 0 {
-        head(out, major::POS, item.etype as u64);
-    } else {
-        head(out, major::NEG, (-1 - item.etype) as u64);
-    }
-    head(out, major::POS, key::NAME);
-    head(out, major::BYTES, item.name.len() as u64);
-    out.extend_from_slice(&item.name);
-    reference(out, key::PREV, item.prev, at);
-    let number = |out: &mut Vec<u8>, k: u64, v: Option<u64>| {
-        if let Some(v) = v {
-            head(out, major::POS, k);
-            head(out, major::POS, v);
-        }
-    };
-    number(out, key::ASIZE, item.asize);
-    number(out, key::DSIZE, item.dsize);
-    number(out, key::DEV, item.dev);
-    if let Some(err) = item.rderr {
-        head(out, major::POS, key::RDERR);
-        let v = if err { format::TRUE } else { format::FALSE };
-        head(out, major::SIMPLE, v);
-    }
-    number(out, key::CUMASIZE, item.cumasize);
-    number(out, key::CUMDSIZE, item.cumdsize);
-    number(out, key::SHRASIZE, item.shrasize);
-    number(out, key::SHRDSIZE, item.shrdsize);
-    number(out, key::ITEMS, item.items);
-    reference(out, key::SUB, item.sub, at);
-    number(out, key::INO, item.ino);
-    number(out, key::NLINK, item.nlink);
-    number(out, key::UID, item.uid);
-    number(out, key::GID, item.gid);
-    number(out, key::MODE, item.mode);
-    number(out, key::MTIME, item.mtime);
-    out.push(major::SIMPLE << 5 | 31);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn heads_take_the_shortest_form() {
-        let enc = |major, arg| {
-            let mut v = Vec::new();
-            head(&mut v, major, arg);
-            v
-        };
-        assert_eq!(enc(major::POS, 23), [0x17]);
-        assert_eq!(enc(major::POS, 24), [0x18, 24]);
-        assert_eq!(enc(major::NEG, 499), [0x39, 0x01, 0xf3]);
-        assert_eq!(enc(major::POS, 0x10000), [0x1a, 0, 1, 0, 0]);
-        assert_eq!(
-            enc(major::POS, u64::MAX),
-            [0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
-        );
-    }
 
     /// A streamed walk writes its blocks in the order they are compressed, not numbered: a
     /// file whose blocks lie in reverse holds, item for item, what the file written in order
     /// holds (the index places each block).
     #[test]
     fn blocks_written_out_of_order_read_back_as_written_in_order() {
-        use crate::import::ncdu_bin::BinFile;
+        use crate::formats::ncdu_bin::BinFile;
         let items: Vec<Item> = (0..60u64)
             .map(|i| Item {
-                etype: format::etype::REG,
+                etype: spec::etype::REG,
                 name: format!("file{i}").into_bytes(),
                 asize: Some(i * 1000),
                 dsize: Some(i * 4096),
@@ -340,7 +255,7 @@ mod tests {
             prev = Some(at);
         }
         let root = Item {
-            etype: format::etype::DIR,
+            etype: spec::etype::DIR,
             name: b"/r".to_vec(),
             sub: prev,
             items: Some(items.len() as u64),

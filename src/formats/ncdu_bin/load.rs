@@ -18,9 +18,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::*;
-use crate::export::ncdu_bin::format::{etype, Item, OFFSET_BITS, OFFSET_MASK};
-use crate::import::ncdu_bin::{BinFile, ReadAt};
+use super::spec::{etype, Item, OFFSET_BITS, OFFSET_MASK};
+use super::{BinFile, ReadAt};
+use crate::formats::builder::{bad_name, owner_of, Import, Keep, Meet, Metadata, Mount, Sink};
+use crate::formats::ImportError;
+use crate::tree::{flags, EntryKind, Node};
 
 /// Reads a whole binary export, keeping identities and extra facts only as asked.
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
@@ -143,10 +145,19 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                     top.found += self.item.items.unwrap_or(0);
                     continue;
                 }
+                Meet::Fill(k) => {
+                    top.found += self.item.items.unwrap_or(0);
+                    if let Some(m) = self.mount.as_mut() {
+                        m.graft.fill(self.sink, k)?;
+                    }
+                    continue;
+                }
             };
             if let Some(mut dir) = self.enter(Some(parent), next)? {
                 dir.at = at;
-                dir.kids = self.chain(self.item.sub)?;
+                if self.item.etype == etype::DIR {
+                    dir.kids = self.chain(self.item.sub)?;
+                }
                 open.push(dir);
             }
         }
@@ -163,9 +174,23 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             return Ok(Meet::Plain);
         };
         let item = &self.item;
-        let is_dir = item.etype == etype::DIR;
-        let excluded = item.etype < 0 && item.etype != etype::ERR;
-        m.graft.meet(at, &item.name, is_dir, excluded)
+        let (kind, f) = kind_and_flags(item);
+        let excluded = match item.etype {
+            etype::OTHERFS | etype::KERNFS => Some(true),
+            etype::ERR => None,
+            _ => (f & flags::FILTERED != 0).then_some(false),
+        };
+        m.graft
+            .meet(at, &item.name, kind == EntryKind::Dir, excluded)
+    }
+
+    /// Of a directory left out by a pattern (`left_out`) in a part of a merge, which no part
+    /// filled (a part never written?): the name of the part's file, when the merge says so.
+    fn unfilled_by(&self, left_out: bool) -> Option<Vec<u8>> {
+        self.mount
+            .as_ref()
+            .filter(|_| left_out)
+            .and_then(|m| m.graft.unfilled_by())
     }
 
     /// The children of a directory whose last child is `sub`: the last written first.
@@ -209,7 +234,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
     ) -> Result<Option<Open>, ImportError> {
         let item = &self.item;
         if parent.is_some() {
-            if let Some(why) = super::bad_name(&item.name) {
+            if let Some(why) = bad_name(&item.name) {
                 return Err(damaged(format!("item {itemref:#x} has {why}")));
             }
         }
@@ -222,9 +247,14 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             return Err(damaged("too many entries (more than 4 billion)".into()));
         }
         self.sink.count += 1;
-        let is_dir = item.etype == etype::DIR;
-        let dev = item.dev.filter(|_| is_dir).unwrap_or(parent_dev);
         let (kind, mut f) = kind_and_flags(item);
+        // (a directory left out is one too, of nothing: opened and closed at once)
+        let is_dir = kind == EntryKind::Dir;
+        let unfilled = self.unfilled_by(is_dir && parent.is_some() && f & flags::FILTERED != 0);
+        if unfilled.is_some() {
+            f |= flags::UNSCANNED; // shown as left out, with nothing below it
+        }
+        let dev = item.dev.filter(|_| is_dir).unwrap_or(parent_dev);
         let mut links = None;
         if item.etype == etype::LINK && !is_dir {
             self.hard_links += 1;
@@ -240,7 +270,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         self.sink.check_time_of(counted, item.mtime.is_some())?;
         let mtime = i64::try_from(item.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let node = Node::new(kind, disk, apparent, mtime, f);
-        let extra = super::owner_of(item.uid, item.gid, item.mode);
+        let extra = owner_of(item.uid, item.gid, item.mode);
         let key = (dev, item.ino.unwrap_or(0));
         let mount_name = self.mount.as_ref().and_then(|m| m.name);
         let seq = match (parent, is_dir) {
@@ -251,7 +281,13 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                     0
                 }
             },
-            (Some(_), true) => self.sink.out.open_dir(node, &item.name, key, extra),
+            (Some(_), true) => {
+                let seq = self.sink.out.open_dir(node, &item.name, key, extra);
+                if let Some(by) = unfilled {
+                    self.sink.unfilled(seq, &item.name, by);
+                }
+                seq
+            }
             (Some(_), false) => {
                 self.sink.out.add(node, &item.name, key, extra, links);
                 return Ok(None);
@@ -284,9 +320,14 @@ pub(crate) fn kind_and_flags(item: &Item) -> (EntryKind, u8) {
             f |= flags::OTHER_FS;
             EntryKind::File
         }
-        (n, _) if n < 0 => {
-            f |= flags::FILTERED; // a pattern, or a kind of exclusion not known yet
-            EntryKind::File
+        (n, mode) if n < 0 => {
+            // a pattern, or a kind of exclusion not known yet; hogs writes the type of a
+            // directory left out (a part of a split scan may fill it)
+            f |= flags::FILTERED;
+            match mode.map(kind_of_mode) {
+                Some(EntryKind::Dir) => EntryKind::Dir,
+                _ => EntryKind::File,
+            }
         }
         _ => EntryKind::Other,
     };

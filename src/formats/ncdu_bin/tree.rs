@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use super::format::{etype, Item};
+use super::spec::{etype, Item};
 use super::BinWriter;
-use crate::export::ncdu::NcduOptions;
+use crate::formats::ncdu_json::write::NcduOptions;
 use rustc_hash::FxHashMap;
 
 use crate::tree::{flags, EntryKind, Node, NodeId, StatExtra, Tree, TreeView};
@@ -50,7 +50,7 @@ struct Open<I> {
     below: Below,
 }
 
-/// Writes `root` (a directory) and everything below it, as [`crate::export::ncdu::write_ncdu`]
+/// Writes `root` (a directory) and everything below it, as [`crate::formats::ncdu_json::write::write_ncdu`]
 /// writes JSON (own sizes, not yet totals; `errors` the walk's), and returns the root's
 /// itemref for [`BinWriter::finish`]. Siblings are written in the tree's order, each
 /// one's `prev` the one before it (a reader collects the chain back from the directory's
@@ -153,6 +153,10 @@ fn leaf<T: TreeView>(tree: &T, id: T::Id, extended: bool, item: &mut Item) {
     leaf_item(tree.name(id), &node, ino, nlink, extra, extended, item);
 }
 
+/// The mode written of a directory left out by a pattern: its type, no permissions (it was
+/// never stat'ed).
+const DIR_MODE: u64 = 0o040000;
+
 /// Fills `item` with a non-directory (or a directory written as a special): its name, node,
 /// inode number when it is a hard link, link count, and its owner and mode (written only
 /// when `extended`, with its mtime).
@@ -169,6 +173,12 @@ pub(super) fn leaf_item(
     item.name.extend_from_slice(name);
     if node.has(flags::FILTERED) {
         item.etype = etype::PATTERN;
+        // a directory's type (ncdu writes none): a merge of split scans knows it left out a
+        // directory that a part should fill (ncdu reads the key of any item, and uses it
+        // only where it shows modes)
+        if node.is_dir() {
+            item.mode = Some(DIR_MODE);
+        }
         return;
     }
     if node.has(flags::OTHER_FS) {

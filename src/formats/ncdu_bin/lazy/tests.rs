@@ -1,5 +1,5 @@
 use super::*;
-use crate::export::ncdu_bin::BinWriter;
+use crate::formats::ncdu_bin::BinWriter;
 use crate::tree::{biggest_files, select_rows, Selection, Ties};
 
 impl<S> LazyTree<S> {

@@ -1,5 +1,5 @@
 //! The facts of ncdu 2's binary export format that its writer ([`super::BinWriter`]) and its
-//! reader (`import::ncdu_bin`) share: the file's signature, the block headers, the item keys
+//! reader (`read.rs`) share: the file's signature, the block headers, the item keys
 //! and entry types, and one item as a plain struct.
 //!
 //! A file is the signature, then blocks, each framed by a 4-byte big-endian header and an
@@ -13,6 +13,14 @@
 
 /// The first bytes of every binary export.
 pub const MAGIC: &[u8; 8] = b"\xbfncduEX1";
+
+/// Why a file that does not start with [`MAGIC`] is not read.
+pub const NOT_BINARY: &str = "not an ncdu binary export (no \\xbfncduEX1 at the start)";
+
+/// Whether `head` (a file's first bytes) starts like a binary export.
+pub fn is_binary(head: &[u8]) -> bool {
+    head.starts_with(MAGIC)
+}
 
 /// Block types (the top 4 bits of a block's header and footer).
 pub const DATA_BLOCK: u32 = 0;
