@@ -58,7 +58,13 @@ pub fn run(config: &Config, html: &HtmlReport) -> ExitStatus {
 
 /// The facts every page's header gives. `extents`: the sizes are counted by extents (a walk
 /// with `--extents`, or a saved scan that was).
-fn facts(config: &Config, colours: Colours, total_top: bool, extents: bool) -> Facts {
+fn facts(
+    config: &Config,
+    colours: Colours,
+    total_top: bool,
+    extents: bool,
+    old_total: Option<u64>,
+) -> Facts {
     let mut notes = Vec::new();
     let paths = match &config.import {
         Some(imports) => {
@@ -85,6 +91,7 @@ fn facts(config: &Config, colours: Colours, total_top: bool, extents: bool) -> F
         extents,
         si: config.view.units == UnitStyle::HumanSi,
         total_top,
+        old_total,
         colours,
         notes,
     }
@@ -127,7 +134,7 @@ fn scan_page(
         _ => None,
     };
     let colours = match &owners {
-        Some((legend, _)) => Colours::Owner(legend.clone()),
+        Some((legend, others, _)) => Colours::Owner(legend.clone(), others.clone()),
         None => Colours::Kind,
     };
     let src = ScanSource {
@@ -135,7 +142,7 @@ fn scan_page(
         top,
         sel: &sel,
         labels: &labels,
-        owners: owners.as_ref().map(|(legend, index)| {
+        owners: owners.as_ref().map(|(legend, _, index)| {
             (
                 index,
                 u32::try_from(legend.len().saturating_sub(1)).unwrap_or(0),
@@ -143,7 +150,7 @@ fn scan_page(
         }),
     };
     let extents = !tree.sharing.is_empty();
-    let facts = facts(config, colours, top == TOTAL, extents);
+    let facts = facts(config, colours, top == TOTAL, extents, None);
     let written = render_html(&src, &facts, out);
     // the process exits next: unmapping the tree would only cost time (a TLB flush on every
     // CPU that ran a pool thread, as in print.rs)
@@ -152,13 +159,15 @@ fn scan_page(
 }
 
 /// `--by-owner`: the legend (each owner's name and usage, the smallest ones summed as
-/// "others") and each uid's place in it.
+/// "others"), the names of the owners summed as others, and each uid's colour: its place in
+/// the legend, or past its end the place of its name among the others' (drawn in the colour
+/// of "others", named by its own name).
 #[allow(clippy::type_complexity)]
 fn owner_legend(
     config: &Config,
     tree: &Tree,
     top: NodeId,
-) -> Result<(Vec<(Vec<u8>, u64)>, FxHashMap<u32, u32>), ExitStatus> {
+) -> Result<(Vec<(Vec<u8>, u64)>, Vec<Vec<u8>>, FxHashMap<u32, u32>), ExitStatus> {
     let mode = config.walk.mode;
     let Some(found) = owners::owners_of(tree, top, mode) else {
         let file = config.import.as_ref().and_then(|i| i.files.first());
@@ -179,16 +188,24 @@ fn owner_legend(
         .iter()
         .map(|u| (names.name(u.uid), u.size(mode)))
         .collect();
+    let others: Vec<Vec<u8>> = found[named..].iter().map(|u| names.name(u.uid)).collect();
+    if !others.is_empty() {
+        let rest = found[named..].iter().map(|u| u.size(mode)).sum();
+        legend.push((format!("{} others", others.len()).into_bytes(), rest));
+    }
     let index = found
         .iter()
         .enumerate()
-        .map(|(i, u)| (u.uid, u32::try_from(i.min(named)).unwrap_or(0)))
+        .map(|(i, u)| {
+            let at = if i < named {
+                i
+            } else {
+                legend.len() + i - named
+            };
+            (u.uid, u32::try_from(at).unwrap_or(u32::MAX))
+        })
         .collect();
-    if found.len() > named {
-        let rest = found[named..].iter().map(|u| u.size(mode)).sum();
-        legend.push((format!("{} others", found.len() - named).into_bytes(), rest));
-    }
-    Ok((legend, index))
+    Ok((legend, others, index))
 }
 
 /// The comparison's page: every entry there now and what is gone, coloured by growth.
@@ -209,7 +226,13 @@ fn diff_page(config: &Config, sides: &super::diff::Matched, out: &mut dyn Write)
     };
     render_html(
         &src,
-        &facts(config, Colours::Growth, false, config.extents),
+        &facts(
+            config,
+            Colours::Growth,
+            false,
+            config.extents,
+            Some(diff.old_size(diff.top())),
+        ),
         out,
     )
 }

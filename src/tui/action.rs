@@ -30,10 +30,15 @@ pub enum Action {
     Errors,
     /// Who uses the selected directory.
     Owners,
+    /// What is known of the selected entry.
+    Item,
     Mark,
     Delete,
     Trash,
+    /// `r`: the directory shown, as ncdu and gdu.
     Rescan,
+    /// `R`: the selected directory.
+    RescanSelected,
     FilterStart,
     FilterInput(char),
     FilterBackspace,
@@ -66,6 +71,8 @@ pub enum InputMode {
     Confirm,
     /// Help or a report is shown: any key closes it.
     Dismiss,
+    /// The help is shown: the keys that move scroll it, any other closes it.
+    Scroll,
 }
 
 /// Two clicks on the same line within this time are a double click.
@@ -120,6 +127,13 @@ pub fn key_action(key: &KeyEvent, mode: InputMode) -> Option<Action> {
             _ => Action::Cancel,
         }),
         InputMode::Dismiss => Some(Action::Cancel),
+        InputMode::Scroll => Some(match key.code {
+            KeyCode::Char('j') | KeyCode::Down => Action::Down,
+            KeyCode::Char('k') | KeyCode::Up => Action::Up,
+            KeyCode::PageDown | KeyCode::Char(' ') => Action::PageDown,
+            KeyCode::PageUp => Action::PageUp,
+            _ => Action::Cancel,
+        }),
         InputMode::Filter => match key.code {
             KeyCode::Esc => Some(Action::FilterClear),
             KeyCode::Enter => Some(Action::FilterDone),
@@ -156,10 +170,12 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('e') => Action::Errors,
         KeyCode::Char('o') => Action::Owners,
+        KeyCode::Char('i') => Action::Item,
         KeyCode::Char(' ') => Action::Mark,
         KeyCode::Char('d') => Action::Delete,
         KeyCode::Char('t') => Action::Trash,
         KeyCode::Char('r') => Action::Rescan,
+        KeyCode::Char('R') => Action::RescanSelected,
         KeyCode::Char('/') => Action::FilterStart,
         KeyCode::Esc => Action::FilterClear,
         KeyCode::Char('q') => Action::Quit,

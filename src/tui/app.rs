@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io;
 use std::os::unix::ffi::OsStringExt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -16,10 +16,12 @@ use ratatui::Terminal;
 
 use super::action::Mapper;
 use super::delete;
-use super::event::EventSource;
+use super::session::Session;
 use super::state::{Options, Request, Rescanned, State};
 use super::style::Styles;
 use super::view;
+use crate::config::Config;
+use crate::error::ExitStatus;
 use crate::settle::{settle, settle_live, Extents, Plan, Totals};
 use crate::tree::PathFilters;
 use crate::tree::{NodeId, TreeBuilder};
@@ -472,34 +474,56 @@ impl Drop for Loan<'_, '_> {
     }
 }
 
-/// Runs the view until the user quits, input ends, or `stop` is set (a fatal signal).
-pub fn run<B: Backend, E: EventSource>(
-    terminal: &mut Terminal<B>,
-    events: &mut E,
-    app: &mut App,
-    stop: &AtomicBool,
-) -> io::Result<()>
-where
-    B::Error: Send + Sync + 'static,
-{
-    let mut dirty = true;
-    loop {
-        if dirty {
-            app.draw(terminal)?;
-            dirty = false;
-        }
-        if app.state.quit() || stop.load(Ordering::Relaxed) {
-            break;
-        }
-        if let Some(event) = events.next(app.wait_time())? {
-            dirty |= app.on_event(&event);
-        }
-        dirty |= app.poll();
+impl Session for App {
+    fn on_event(&mut self, event: &ratatui::crossterm::event::Event) -> bool {
+        App::on_event(self, event)
     }
-    if let Some(w) = &app.walking {
-        w.live.cancel.store(true, Ordering::Relaxed);
+
+    fn poll(&mut self) -> bool {
+        App::poll(self)
     }
-    Ok(())
+
+    fn wait_time(&self) -> Duration {
+        App::wait_time(self)
+    }
+
+    fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        App::draw(self, terminal)
+    }
+
+    fn quit(&self) -> bool {
+        self.state.quit()
+    }
+
+    fn close(&mut self) {
+        if let Some(w) = &self.walking {
+            w.live.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn report(&mut self, config: &Config) -> ExitStatus {
+        super::report_scan_errors_after(self, config.terminals.stderr)
+    }
+
+    fn marked(&self) -> bool {
+        !self.state.marks().is_empty()
+    }
+
+    fn print_marked(
+        &mut self,
+        out: &mut dyn io::Write,
+        terminal: bool,
+        null: bool,
+    ) -> io::Result<()> {
+        // quit while the walk ran: the marks are entries of the walk's tree
+        self.lend(|app| {
+            let state = &app.state;
+            super::marks::print(state.marks(), state.tree(), out, terminal, null)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -146,3 +146,40 @@ fn a_panic_while_the_tree_is_lent_gives_it_back_to_the_walk() {
     let b = live.builder.lock().unwrap_or_else(PoisonError::into_inner);
     assert_eq!(b.tree().roots().len(), 1, "the walk has its tree back");
 }
+
+/// Issue 41, 15: a view opened mid-scan keeps its cursor on the top row, whichever entry
+/// is biggest now, until the user moves it (it followed the entry first shown there).
+#[test]
+fn until_the_user_moves_the_cursor_stays_on_the_top_row() {
+    let dir = || Node::new(EntryKind::Dir, 10, 10, 0, 0);
+    let file = |n| Node::new(EntryKind::File, n, n, 0, 0);
+    let live = Arc::new(LiveScan::keeping_tree());
+    let mut app = app();
+    app.watch(Arc::clone(&live), Arc::new(Progress::default()));
+    let lib = {
+        let mut b = live.builder.lock().expect("lock");
+        *b = TreeBuilder::with_identity(true);
+        b.add_roots(vec![(b"usr".to_vec(), dir())]);
+        let ids = [(dir(), &b"lib"[..]), (file(100), &b"share"[..])];
+        b.add_children(1, ids.into_iter())
+    };
+    due(&mut app);
+    assert!(app.poll());
+    assert_eq!(
+        app.lend(|a| owned(names(a))),
+        [b"share".to_vec(), b"lib".to_vec()]
+    );
+    // lib grows past share: the top row is lib now, and so is the cursor
+    live.builder
+        .lock()
+        .expect("lock")
+        .add_children(lib, [(file(4000), &b"x"[..])].into_iter());
+    due(&mut app);
+    assert!(app.poll());
+    assert_eq!(
+        app.lend(|a| owned(names(a))),
+        [b"lib".to_vec(), b"share".to_vec()]
+    );
+    assert_eq!(app.state.cursor(), 0);
+    assert_eq!(app.lend(|a| a.state.selected()), Some(lib));
+}

@@ -1,9 +1,9 @@
-//! The view of a read-only tree (a tree read from a file on demand): the same state, keys and
-//! screens as a scan's ([`super::app::App`]), with nothing in the background: no walk, and
-//! no delete or rescan (the state says they are off and asks for no work).
+//! The view of a read-only tree (a tree read from a file on demand): the same state, keys,
+//! screens and event loop ([`super::session`]) as a scan's ([`super::app::App`]), with
+//! nothing in the background: no walk, and no delete or rescan (the state's capabilities
+//! say they are off and it asks for no work).
 
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::backend::Backend;
@@ -12,10 +12,13 @@ use ratatui::layout::Rect;
 use ratatui::Terminal;
 
 use super::action::Mapper;
-use super::event::EventSource;
+pub use super::session::run;
+use super::session::Session;
 use super::state::{AsScan, Options, State};
 use super::style::Styles;
 use super::view;
+use crate::config::Config;
+use crate::error::ExitStatus;
 
 /// How long the loop waits for input: nothing else can change the screen.
 const IDLE_WAIT: Duration = Duration::from_millis(250);
@@ -26,6 +29,8 @@ pub struct Browser<T: AsScan> {
     mapper: Mapper,
     /// What the tree is read from, as damage met while browsing names it.
     source: String,
+    /// Says on stderr, after the view closes, what the tree could not read.
+    report: Option<fn(&Config, &T) -> ExitStatus>,
 }
 
 impl<T: AsScan> Browser<T> {
@@ -35,12 +40,19 @@ impl<T: AsScan> Browser<T> {
             styles,
             mapper: Mapper::default(),
             source: String::new(),
+            report: None,
         }
     }
 
     /// Names the file the tree is read from (shown escaped) in what damage says.
     pub fn reading(mut self, source: String) -> Browser<T> {
         self.source = source;
+        self
+    }
+
+    /// What is said after the view closes of what the tree could not read.
+    pub fn reporting(mut self, report: fn(&Config, &T) -> ExitStatus) -> Browser<T> {
+        self.report = Some(report);
         self
     }
 
@@ -84,28 +96,43 @@ impl<T: AsScan> Browser<T> {
     }
 }
 
-/// Runs the view until the user quits, input ends, or `stop` is set (a fatal signal).
-pub fn run<T: AsScan, B: Backend, E: EventSource>(
-    terminal: &mut Terminal<B>,
-    events: &mut E,
-    browser: &mut Browser<T>,
-    stop: &AtomicBool,
-) -> io::Result<()>
-where
-    B::Error: Send + Sync + 'static,
-{
-    let mut dirty = true;
-    loop {
-        if dirty {
-            browser.draw(terminal)?;
-            dirty = false;
-        }
-        if browser.state.quit() || stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        if let Some(event) = events.next(IDLE_WAIT)? {
-            dirty |= browser.on_event(&event);
-        }
+impl<T: AsScan> Session for Browser<T> {
+    fn on_event(&mut self, event: &Event) -> bool {
+        Browser::on_event(self, event)
+    }
+
+    fn wait_time(&self) -> Duration {
+        IDLE_WAIT
+    }
+
+    fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>
+    where
+        B::Error: Send + Sync + 'static,
+    {
+        Browser::draw(self, terminal)
+    }
+
+    fn quit(&self) -> bool {
+        self.state.quit()
+    }
+
+    fn report(&mut self, config: &Config) -> ExitStatus {
+        self.report.map_or(ExitStatus::Success, |report| {
+            report(config, self.state.tree())
+        })
+    }
+
+    fn marked(&self) -> bool {
+        !self.state.marks().is_empty()
+    }
+
+    fn print_marked(
+        &mut self,
+        out: &mut dyn io::Write,
+        terminal: bool,
+        null: bool,
+    ) -> io::Result<()> {
+        super::marks::print(self.state.marks(), self.state.tree(), out, terminal, null)
     }
 }
 

@@ -6,17 +6,13 @@
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::Arc;
 
-use super::browse::{self, Browser};
-use super::event::TerminalEvents;
-use super::signals::Watch;
+use super::browse::Browser;
 use super::state::Options;
 use super::style::Styles;
-use super::terminal::{self, Screen};
-use super::{marks, ERRORS_SHOWN};
+use super::ERRORS_SHOWN;
 use crate::config::{Config, Interactive};
-use crate::error::{fail, report_errors_by_path, say, ExitStatus};
+use crate::error::{report_errors_by_path, say, ExitStatus};
 use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::render::escape::shown;
 
@@ -40,16 +36,13 @@ pub fn open(config: &Config) -> Option<Result<LazyTree<File>, String>> {
     None
 }
 
-/// Runs the view of `tree` until the user quits; what it could not read is printed after.
-pub fn run(
+/// The view of `tree`, the export `config` imports, until the user quits.
+pub fn session(
     config: &Config,
     ia: &Interactive,
     tree: LazyTree<File>,
-    screen: Screen,
-    watch: &Arc<Watch>,
     styles: Styles,
-) -> ExitStatus {
-    let ttys = config.terminals;
+) -> Browser<LazyTree<File>> {
     let opts = Options {
         mode: config.walk.mode,
         units: config.view.units,
@@ -59,35 +52,7 @@ pub fn run(
         Some(name) => shown(name.as_bytes(), true),
         None => String::new(),
     };
-    let mut browser = browser(tree, opts, styles, source);
-    watch.taking_terminal();
-    let mut term = match terminal::init(screen) {
-        Ok(t) => t,
-        Err(e) => return fail(format!("cannot set up the terminal: {e}")),
-    };
-    let mut events = TerminalEvents {
-        watch: Arc::clone(watch),
-    };
-    let result = browse::run(&mut term, &mut events, &mut browser, &watch.stop);
-    watch.closing();
-    drop(term);
-    terminal::restore(&screen);
-    let mut status = ExitStatus::Success;
-    if let Err(e) = result {
-        status = fail(e);
-    }
-    let tree = browser.state.tree();
-    status = status.max(report(config, tree));
-    debug("read on demand");
-    if let Some(sig) = watch.signal() {
-        std::process::exit(128 + sig);
-    }
-    if ia.print_marked && !browser.state.marks().is_empty() {
-        let out = &mut io::stdout().lock();
-        let written = marks::print(browser.state.marks(), tree, out, ttys.stdout, ia.null);
-        status = status.max(crate::app::write_status(written, None, true, ttys.stderr));
-    }
-    status
+    browser(tree, opts, styles, source)
 }
 
 /// The view of `tree` read from `source`, with the errors it records listed as a walk's.
@@ -108,7 +73,9 @@ pub fn browser(
             text.strip_prefix("hogs: ").unwrap_or(text).to_string()
         })
         .collect();
-    let mut browser = Browser::new(tree, opts, styles).reading(source);
+    let mut browser = Browser::new(tree, opts, styles)
+        .reading(source)
+        .reporting(report);
     browser.state.recorded_errors(lines);
     browser
 }
@@ -134,6 +101,7 @@ fn report(config: &Config, tree: &LazyTree<File>) -> ExitStatus {
         say(format!("cannot read all of '{name}': {damage}"));
         status = ExitStatus::Incomplete;
     }
+    debug("read on demand");
     status
 }
 

@@ -4,8 +4,9 @@
 //! The split: [`state`] (pure data and transitions), [`action`] (keys and mouse → actions),
 //! [`view`] (state → widgets), [`event`] (where input comes from), [`app`] (the event loop and
 //! background work), [`delete`] (every destructive syscall), [`terminal`] (raw mode in, and
-//! always back out). [`shown`] is what a tree must be to be browsed, [`browse`] the loop of
-//! a read-only one (no walk, nothing deleted or rescanned).
+//! always back out). [`session`] is the one event loop, run on the scan's view ([`app`]) or
+//! on a read-only tree's ([`browse`]: no walk, nothing deleted or rescanned); what each can
+//! do is the state's [`state::Capabilities`]. [`shown`] is what a tree must be to be browsed.
 
 pub mod action;
 pub mod app;
@@ -17,10 +18,12 @@ mod errors;
 pub mod event;
 pub mod export;
 pub mod extents;
+mod help;
 pub mod listing;
 pub mod marks;
 mod overlay;
 mod rows;
+pub mod session;
 pub mod shown;
 pub mod signals;
 pub mod state;
@@ -102,7 +105,18 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     };
     if let Some(opened) = export::open(config) {
         return match opened {
-            Ok(tree) => export::run(config, ia, tree, screen, &watch, styles),
+            Ok(tree) => {
+                let mut browser = export::session(config, ia, tree, styles);
+                show(
+                    config,
+                    ia,
+                    &mut browser,
+                    ExitStatus::Success,
+                    screen,
+                    &watch,
+                    |_| {},
+                )
+            }
             Err(msg) => fail(msg),
         };
     }
@@ -118,28 +132,45 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     );
     app.extents = config.extents;
     // before the screen is taken: what goes wrong stays readable after the view closes
-    let mut status = match load(config, &mut app) {
+    let status = match load(config, &mut app) {
         Ok(true) => ExitStatus::Success,
         Ok(false) => ExitStatus::Incomplete,
         Err(msg) => return fail(msg),
     };
-    if config.import.is_none()
-        && !errors::check_paths(&config.paths, &mut io::stderr(), ttys.stderr)
-    {
+    if config.import.is_some() {
+        return show(config, ia, &mut app, status, screen, &watch, |_| {});
+    }
+    if !errors::check_paths(&config.paths, &mut io::stderr(), ttys.stderr) {
         return ExitStatus::Incomplete;
     }
+    show(config, ia, &mut app, status, screen, &watch, |app| {
+        app.start_scan(config.paths.clone())
+    })
+}
+
+/// Takes the screen, runs `session` (after `start`: the walk begins once the screen is
+/// taken) until the user quits, gives the screen back, then says what could not be read and
+/// prints the marks for `--print-marked`.
+fn show<S: session::Session>(
+    config: &Config,
+    ia: &Interactive,
+    session: &mut S,
+    mut status: ExitStatus,
+    screen: Screen,
+    watch: &std::sync::Arc<signals::Watch>,
+    start: impl FnOnce(&mut S),
+) -> ExitStatus {
+    let ttys = config.terminals;
     watch.taking_terminal();
     let mut term = match terminal::init(screen) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot set up the terminal: {e}")),
     };
-    if config.import.is_none() {
-        app.start_scan(config.paths.clone());
-    }
+    start(session);
     let mut events = event::TerminalEvents {
-        watch: std::sync::Arc::clone(&watch),
+        watch: std::sync::Arc::clone(watch),
     };
-    let result = app::run(&mut term, &mut events, &mut app, &watch.stop);
+    let result = session::run(&mut term, &mut events, session, &watch.stop);
     watch.closing();
     drop(term);
     terminal::restore(&screen);
@@ -147,33 +178,34 @@ pub fn run(config: &Config, ia: &Interactive) -> ExitStatus {
     if let Err(e) = result {
         status = fail(e);
     }
-    if !app.errors.is_empty() {
-        status = ExitStatus::Incomplete;
-        let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
-        let mut err = io::stderr().lock();
-        // (the walk's errors come with its end: its tree is the state's now)
-        let _ = report_scan_errors(shown, app.state.tree(), &mut err, ttys.stderr);
-        if app.errors.len() > shown.len() {
-            let _ = writeln!(
-                err,
-                "hogs: … and {} more entries could not be read",
-                app.errors.len() - shown.len()
-            );
-        }
-    }
+    status = status.max(session.report(config));
     if let Some(sig) = watch.signal() {
         // killed, not quit: no marks for a pipe to act on, and the shell's status
         std::process::exit(128 + sig);
     }
-    if ia.print_marked && !app.state.marks().is_empty() {
-        // quit while the walk ran: the marks are entries of the walk's tree
-        let written = app.lend(|app| {
-            let state = &app.state;
-            let out = &mut io::stdout().lock();
-            marks::print(state.marks(), state.tree(), out, ttys.stdout, ia.null)
-        });
+    if ia.print_marked && session.marked() {
+        let written = session.print_marked(&mut io::stdout().lock(), ttys.stdout, ia.null);
         // the paths are for a program (`| xargs rm`): a list cut short is a failure
         status = status.max(crate::app::write_status(written, None, true, ttys.stderr));
     }
     status
+}
+
+/// The scan's errors, after the view closed: the first [`ERRORS_SHOWN`], then how many more.
+fn report_scan_errors_after(app: &mut App, tty: bool) -> ExitStatus {
+    if app.errors.is_empty() {
+        return ExitStatus::Success;
+    }
+    let shown = &app.errors[..app.errors.len().min(ERRORS_SHOWN)];
+    let mut err = io::stderr().lock();
+    // (the walk's errors come with its end: its tree is the state's now)
+    let _ = report_scan_errors(shown, app.state.tree(), &mut err, tty);
+    if app.errors.len() > shown.len() {
+        let _ = writeln!(
+            err,
+            "hogs: … and {} more entries could not be read",
+            app.errors.len() - shown.len()
+        );
+    }
+    ExitStatus::Incomplete
 }

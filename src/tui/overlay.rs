@@ -14,19 +14,14 @@ use crate::tree::NodeId;
 pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     match state.overlay() {
         Overlay::None => {}
-        Overlay::Help => draw_box(
-            buf,
-            area,
-            "Keys (any key closes)",
-            &help_lines(),
-            Color::Cyan,
-        ),
+        Overlay::Help => draw_help(buf, area, state.display().scroll()),
         Overlay::ConfirmQuit => draw_box(
             buf,
             area,
             "Quit?",
             &[
                 match state.marks().len() {
+                    0 => "The scan was stopped: what it found is shown.".to_string(),
                     1 => "1 entry is marked.".to_string(),
                     n => format!("{n} entries are marked."),
                 },
@@ -45,7 +40,9 @@ pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
             draw_box(buf, area, &title, &lines, Color::Red)
         }
         Overlay::Report(lines) => draw_box(buf, area, "Not everything went", lines, Color::Red),
-        Overlay::Owners { title, lines } => draw_box(buf, area, title, lines, Color::Cyan),
+        Overlay::Owners { title, lines } | Overlay::Item { title, lines } => {
+            draw_box(buf, area, title, lines, Color::Cyan)
+        }
         Overlay::Errors => {
             let title = format!(
                 "Could not be read: {} (any key closes)",
@@ -60,36 +57,6 @@ pub fn draw<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
             )
         }
     }
-}
-
-fn help_lines() -> Vec<String> {
-    [
-        "j k ↑ ↓        move",
-        "PgUp PgDn      move a page",
-        "g G Home End   first / last",
-        "Enter l →      into the directory",
-        "h ← Backspace  up",
-        "s n C m        sort: size name count mtime",
-        "               (again: reverse)",
-        "D              sort: change (with --diff;",
-        "               removed entries: dim, read-only)",
-        "a              apparent / disk size",
-        "               (--extents: size % excl shared)",
-        "c M            item count / mtime column",
-        "/              filter (Esc clears)",
-        "Space          mark / unmark",
-        "d              delete marked or selected",
-        "t              move to the trash",
-        "r              rescan selected directory",
-        "e              list what could not be read",
-        "o              owners of the selected directory",
-        "               (with --by-owner)",
-        "Ctrl-C         stop the scan",
-        "q              quit",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
 }
 
 fn confirm_lines(
@@ -125,6 +92,29 @@ fn confirm_lines(
     lines.push(String::new());
     lines.push("y: yes    any other key: No".into());
     (format!(" {verb}? "), lines)
+}
+
+/// The keys and the row marks, from line `scroll` on when they do not fit: the title says
+/// how to scroll then.
+fn draw_help(buf: &mut Buffer, area: Rect, scroll: usize) {
+    let lines = super::help::LINES;
+    let room = usize::from(area.height.saturating_sub(2));
+    if lines.len() <= room {
+        let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        return draw_box(buf, area, "Keys (q or Esc closes)", &lines, Color::Cyan);
+    }
+    let first = scroll.min(lines.len() - room);
+    let shown: Vec<String> = lines[first..first + room]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    let title = format!(
+        "Keys {}-{}/{} (j k scroll, other keys close)",
+        first + 1,
+        first + room,
+        lines.len()
+    );
+    draw_box(buf, area, &title, &shown, Color::Cyan)
 }
 
 /// A bordered box in the middle of the screen (cut to fit a small one).

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 
 use super::cells::put_line;
 use super::diff::Change;
+use super::listing::SortKey;
 use super::shown::removed;
 use super::state::{AsScan, State};
 use super::style::Styles;
@@ -22,9 +23,15 @@ fn bar_width(width: u16) -> usize {
         0..=55 => 0,
         56..=79 => 10,
         80..=119 => 16,
-        _ => 24,
+        120..=159 => 24,
+        // a wide terminal: a fifth of it (40 cells at 200 columns)
+        _ => usize::from(width / 5).min(64),
     }
 }
+
+/// From this width on the count and mtime columns are shown without asking: the room is
+/// there (at 200 columns ~140 stayed empty).
+const WIDE: u16 = 160;
 
 /// `YYYY-MM-DD` in local time (TZ, /etc/localtime) of a time in seconds since the epoch, as
 /// the printed views write `-m`'s dates.
@@ -118,7 +125,28 @@ pub fn draw_rows<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>, styl
             buf.set_style(line_area, Style::new().add_modifier(Modifier::DIM));
         }
         if state.nav().offset() + i == state.cursor() {
-            buf.set_style(line_area, Style::new().add_modifier(Modifier::REVERSED));
+            mark_cursor(buf, line_area, styles.colored(), columns.bar_cells());
+        }
+    }
+}
+
+/// The background of the cursor's row.
+pub const CURSOR_BG: Color = Color::DarkGray;
+
+/// Marks the cursor's row without turning its bar inside out (reverse video draws `█` as an
+/// empty cell and `░` as a full one): a background colour, text left in the terminal's
+/// colour made white on it. Without colours (`-c`, `NO_COLOR`) the row is reversed but for
+/// the bar's cells (`bar`, counted from the row's start).
+fn mark_cursor(buf: &mut Buffer, row: Rect, colored: bool, bar: std::ops::Range<u16>) {
+    for x in row.left()..row.right() {
+        let cell = &mut buf[(x, row.y)];
+        if colored {
+            if cell.fg == Color::Reset {
+                cell.set_fg(Color::White);
+            }
+            cell.set_bg(CURSOR_BG);
+        } else if !bar.contains(&(x - row.left())) {
+            cell.modifier.insert(Modifier::REVERSED);
         }
     }
 }
@@ -149,6 +177,7 @@ const NAME_ROOM: usize = 12;
 impl Columns {
     fn of<T: AsScan>(state: &State<T>, visible: &[T::Id], width: u16) -> Columns {
         let src = state.source();
+        let sort = state.display().sort().key;
         let sizes: Vec<String> = visible
             .iter()
             .map(|&id| state.format(src.node(id).size(state.mode())))
@@ -175,19 +204,32 @@ impl Columns {
             sharing: super::extents::cells(state, visible),
             dir_size: src.node(state.dir()).size(state.mode()),
             largest: state.largest(),
-            count: state.display().show_count(),
-            mtime: state.display().show_mtime(),
+            // a sort by a column shows it
+            // (on a wide screen `c` and `M` hide them)
+            count: (state.display().show_count() != (width >= WIDE)) || sort == SortKey::Count,
+            mtime: (state.display().show_mtime() != (width >= WIDE)) || sort == SortKey::Mtime,
         };
         cols.make_room(width as usize);
         cols
     }
 
+    /// The cells of the bar in a row (empty without one).
+    fn bar_cells(&self) -> std::ops::Range<u16> {
+        let change = self.changes.as_ref().map_or(0, |_| self.change_w + 1);
+        let start = self.size_w + 8 + self.sharing_w() + change;
+        let end = start + self.bar_w;
+        u16::try_from(start).unwrap_or(u16::MAX)..u16::try_from(end).unwrap_or(u16::MAX)
+    }
+
+    fn sharing_w(&self) -> usize {
+        self.sharing
+            .as_ref()
+            .map_or(0, |c| c.iter().map(|t| str_width(t)).max().unwrap_or(0))
+    }
+
     /// Columns before the name: size, share, sharing, change, bar, count, mtime, flags.
     fn used(&self) -> usize {
-        let sharing = self
-            .sharing
-            .as_ref()
-            .map_or(0, |c| c.iter().map(|t| str_width(t)).max().unwrap_or(0));
+        let sharing = self.sharing_w();
         let change = self.changes.as_ref().map_or(0, |_| self.change_w + 1);
         let bar = if self.bar_w > 0 { self.bar_w + 1 } else { 0 };
         self.size_w

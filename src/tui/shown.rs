@@ -4,9 +4,9 @@
 //!
 //! Only the in-memory scan ([`Tree`]) can change: it is walked live, deleted from,
 //! rescanned, compared with an earlier scan (`--diff`), and has owners and extents. A tree
-//! that is not one is read-only: those keys say they are off. The code of those features
-//! stays on `State<Tree>`, reached from the generic code through
-//! [`super::state::AsScan`].
+//! that is not one is read-only: those keys say they are off (the state's
+//! [`super::state::Capabilities`]). The code of those features stays on `State<Tree>`,
+//! carried out through [`super::state::AsScan::act`].
 
 use crate::formats::ncdu_bin::lazy::LazyTree;
 use crate::formats::ncdu_bin::ReadAt;

@@ -29,6 +29,11 @@ impl Styles {
         Styles { colors: None }
     }
 
+    /// Whether the view is drawn in colours (not with `-c` or `NO_COLOR`).
+    pub fn colored(&self) -> bool {
+        self.colors.is_some()
+    }
+
     pub fn for_entry(&self, kind: EntryKind, name: &[u8]) -> Style {
         let Some(colors) = &self.colors else {
             return Style::new();

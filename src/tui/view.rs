@@ -12,7 +12,7 @@ use ratatui::Frame;
 use super::cells::{put_line, put_str};
 use super::diff::{Change, Delta};
 use super::shown::READ_ONLY;
-use super::state::{AsScan, State};
+use super::state::{AsScan, Can, State};
 use super::style::Styles;
 pub use super::text::display;
 use super::text::{keep_tail, path_text as path_of};
@@ -102,30 +102,47 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         crate::vocab::SizeMode::Count => "count",
         crate::vocab::SizeMode::Time => "time",
     };
-    let entries = node
-        .entries
-        .saturating_sub(u32::from(state.dir() != state.tree().total()));
-    let mut text = format!(
-        " {} · {entries} {} · {mode}{} · by {}",
+    // the directory counted with what is in it, as `-f`, the page and `find` count
+    let entries = u64::from(node.entries);
+    let count = crate::units::format_size(
+        entries,
+        crate::vocab::SizeMode::Count,
+        state.display().units(),
+    );
+    let totals = format!(
+        " {} · {count} {}",
         state.format(node.size(state.mode())),
         if entries == 1 { "entry" } else { "entries" },
+    );
+    let (status, color) = scan_status(state);
+    let mut rest = format!(
+        " · {mode}{} · by {}",
         super::extents::header(state),
         state.sort_label()
     );
+    if let Some(what) = state.work().busy() {
+        rest.push_str(&format!(" · {what}…"));
+    }
+    if let Some((state, delta)) = T::scan_state(state).and_then(|s| Some((s, s.delta()?))) {
+        rest.push_str(&header_change(state, delta));
+    }
+    // the scan's state right after the totals: a narrow screen cuts the rest first
+    let line = Line::from(vec![
+        Span::styled(totals, Style::new().fg(Color::Gray)),
+        Span::styled(status, Style::new().fg(color)),
+        Span::styled(rest, Style::new().fg(Color::Gray)),
+    ]);
+    put_line(buf, area.x, area.y + 1, &line, area.width);
+}
+
+/// What the header says of the scan: running (its totals are the directory's, summed as
+/// it goes: one total on the line), stopping, stopped, what it could not read, imported.
+fn scan_status<T: AsScan>(state: &State<T>) -> (String, Color) {
     let scan = state.scan();
-    let (status, color) = if scan.running {
-        (
-            format!(
-                " · scanning… {} entries {}",
-                scan.entries,
-                crate::units::format_size(
-                    scan.bytes,
-                    crate::vocab::SizeMode::Disk,
-                    crate::vocab::UnitStyle::HumanIec
-                )
-            ),
-            Color::Yellow,
-        )
+    if scan.running && scan.stopped {
+        (" · stopping…".to_string(), Color::Yellow)
+    } else if scan.running {
+        (" · scanning…".to_string(), Color::Yellow)
     } else if scan.stopped {
         (" · INCOMPLETE: scan stopped".to_string(), Color::Red)
     } else if scan.errors > 0 {
@@ -137,18 +154,7 @@ fn draw_header<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
         (" · imported".to_string(), Color::Reset)
     } else {
         (String::new(), Color::Reset)
-    };
-    if let Some(what) = state.work().busy() {
-        text.push_str(&format!(" · {what}…"));
     }
-    if let Some((state, delta)) = T::scan_state(state).and_then(|s| Some((s, s.delta()?))) {
-        text.push_str(&header_change(state, delta));
-    }
-    let line = Line::from(vec![
-        Span::styled(text, Style::new().fg(Color::Gray)),
-        Span::styled(status, Style::new().fg(color)),
-    ]);
-    put_line(buf, area.x, area.y + 1, &line, area.width);
 }
 
 /// ` · Δ +1.2Gi · 3 removed (40Mi)` for the current directory.
@@ -215,7 +221,7 @@ fn footer_keys<T: AsScan>(state: &State<T>) -> String {
     if state.allow_delete() {
         keys.push("d:delete");
     }
-    if !state.imported() {
+    if state.capabilities().rescan == Can::Yes {
         keys.push("r:rescan");
     }
     keys.extend(["/:filter", "q:quit"]);
@@ -224,6 +230,22 @@ fn footer_keys<T: AsScan>(state: &State<T>) -> String {
         keys.push(READ_ONLY);
     }
     keys.join(" ")
+}
+
+/// ` disk 1.2Gi · apparent 1.1Gi ` of the directory shown (nothing when only entries were
+/// counted, `-f`).
+fn footer_totals<T: AsScan>(state: &State<T>) -> String {
+    let node = state.node(state.dir());
+    let units = state.display().units();
+    let size = |v| crate::units::format_size(v, crate::vocab::SizeMode::Disk, units);
+    match state.mode() {
+        crate::vocab::SizeMode::Count => String::new(),
+        _ => format!(
+            " disk {} · apparent {} ",
+            size(node.disk),
+            size(node.apparent)
+        ),
+    }
 }
 
 fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
@@ -264,6 +286,14 @@ fn draw_footer<T: AsScan>(buf: &mut Buffer, area: Rect, state: &State<T>) {
     }
     // the message stops where the count begins: no wide character cut in half under it
     put_str(buf, area.x, area.y, &left, area.width - right_w, style);
+    // the totals of the directory shown, as ncdu and gdu, where they fit beside the rest
+    let totals = footer_totals(state);
+    let totals_w = super::cells::width(&totals) as u16;
+    if super::cells::width(&left) as u16 + totals_w + right_w <= area.width {
+        let x = area.right() - right_w - totals_w;
+        let gray = Style::new().fg(Color::Gray);
+        put_str(buf, x, area.y, &totals, totals_w, gray);
+    }
     if let Some(right) = right {
         let style = Style::new().fg(Color::Black).bg(Color::Yellow);
         put_str(buf, area.right() - right_w, area.y, &right, right_w, style);

@@ -6,7 +6,10 @@
 // JOURNEY (JSON): {"zoom": PATH} clicks inside the rectangle of the child directory PATH
 // (on something drawn inside it, when there is), then goes back; {"keys": true} also walks
 // the table with the keyboard; {"screenshot": FILE} saves a PNG of the page as first drawn;
-// {"dark": true} asks for the dark colour scheme; {"csp": PATH} opens the page with its own
+// {"dark": true} asks for the dark colour scheme; {"viewport": [W, H]} sizes the window;
+// {"touch": true} makes it a phone's (taps, see `taps`); {"search": Q} types Q in the search
+// and presses Enter, then clicks the first match; {"up": PATH} opens PATH from the table by
+// keyboard and comes back up with Backspace; {"csp": PATH} opens the page with its own
 // Content-Security-Policy in force and does the zoom into PATH with real mouse and keyboard
 // events, reading the page through locators only (see `underPolicy`).
 "use strict";
@@ -20,6 +23,8 @@ async function main() {
   const page_file = path.resolve(process.argv[2]);
   const journey = JSON.parse(process.argv[3] || "{}");
   const url = "file://" + page_file.split("/").map(encodeURIComponent).join("/");
+  // {"hash": "#…"}: the page opened on that zoom
+  const start_url = url + (journey.hash || "");
   const browser = await chromium.launch({
     executablePath: process.env.HOGS_CHROMIUM || "/usr/bin/chromium",
     args: ARGS,
@@ -28,7 +33,9 @@ async function main() {
   const report = { requests: [], console: [], pageErrors: [], dialogs: 0 };
   try {
     const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
+      viewport: journey.viewport ? { width: journey.viewport[0], height: journey.viewport[1] } : { width: 1280, height: 900 },
+      hasTouch: !!journey.touch,
+      isMobile: !!journey.touch,
       colorScheme: journey.dark ? "dark" : "light",
       // The checks below read the page with page.evaluate. Under the page's policy Chromium
       // runs it all the same (the DevTools protocol lets the code it is handed compile), but
@@ -51,7 +58,7 @@ async function main() {
     page.on("pageerror", (e) => report.pageErrors.push(String(e)));
     page.on("dialog", (d) => { report.dialogs++; d.dismiss(); });
     const start = Date.now();
-    await page.goto(url);
+    await page.goto(start_url);
     await page.waitForSelector("body[data-ready]", { timeout: 30000 });
     report.loadMs = Date.now() - start;
     // read through locators, which need no code evaluated in the page (see `underPolicy`)
@@ -87,6 +94,68 @@ async function journeys(page, journey, report) {
     report.sortedByName = await view(page);
   }
   if (journey.keys) report.keys = await keys(page);
+  if (journey.search) report.search = await searching(page, journey.search);
+  if (journey.up) report.up = await upAgain(page, journey.up);
+  if (journey.tap) report.taps = await taps(page, journey.tap);
+}
+
+// Types `q` in the search, presses Enter: what is listed; then a click on the first match.
+async function searching(page, q) {
+  const out = {};
+  await page.fill("#q", q);
+  await page.press("#q", "Enter");
+  out.found = await page.evaluate(() => Array.from(document.querySelectorAll("#found li")).map((l) => l.firstChild.textContent));
+  out.said = await page.evaluate(() => document.querySelector("#found p").textContent);
+  if (out.found.length) {
+    const before = await page.evaluate(() => location.hash);
+    await page.click("#found li a");
+    await page.waitForFunction((h) => location.hash !== h, before).catch(() => {});
+    await drawn(page);
+    out.opened = await view(page);
+  }
+  return out;
+}
+
+// Opens the directory `p` from the table with Enter, comes up with Backspace: the focused row.
+async function upAgain(page, p) {
+  const out = {};
+  await page.evaluate((p) => {
+    const tr = Array.from(document.querySelectorAll("#table tbody tr")).find((t) => t.querySelector("td").firstChild.textContent === p);
+    tr.focus();
+  }, p);
+  let before = await page.evaluate(() => location.hash);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((h) => location.hash !== h, before);
+  await drawn(page);
+  before = await page.evaluate(() => location.hash);
+  await page.keyboard.press("Backspace");
+  await page.waitForFunction((h) => location.hash !== h, before);
+  await drawn(page);
+  out.focused = (await view(page)).focused;
+  return out;
+}
+
+// A phone: a tap on a nested rectangle of the top rectangle `p` tells its facts by it and
+// zooms nowhere; a second tap on it zooms into `p`.
+async function taps(page, p) {
+  const out = {};
+  const box = await page.evaluate((p) => {
+    const top = Array.from(document.querySelectorAll("#map > .r")).find((e) => e.getAttribute("data-path") === p);
+    if (!top) return null;
+    const inner = top.querySelector(".r") || top;
+    const b = inner.getBoundingClientRect();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2, path: inner.getAttribute("data-path") };
+  }, p);
+  if (!box) throw new Error("no rectangle drawn for " + p);
+  out.tapped = box.path;
+  await page.touchscreen.tap(box.x, box.y);
+  await page.waitForTimeout(200);
+  out.first = await view(page);
+  await page.touchscreen.tap(box.x, box.y);
+  await page.waitForFunction((h) => location.hash !== h, out.first.hash).catch(() => {});
+  await drawn(page);
+  out.second = await view(page);
+  return out;
 }
 
 // What the page shows now: the zoom, the breadcrumb, the table, the top rectangles.
@@ -95,13 +164,33 @@ function view(page) {
     const rect = (e) => {
       const b = e.getBoundingClientRect();
       return { path: e.getAttribute("data-path"), size: Number(e.getAttribute("data-size")),
-        area: b.width * b.height, folded: e.hasAttribute("data-folded") };
+        area: b.width * b.height, folded: e.hasAttribute("data-folded"),
+        colour: getComputedStyle(e).backgroundColor };
     };
+    // the map's blank: its area no top rectangle covers (they never overlap: a squarified
+    // layout tiles the map; hit-testing points instead takes a minute on 6,000 rectangles)
+    const m = document.getElementById("map").getBoundingClientRect();
+    const inner = { left: m.left + 1, top: m.top + 1, right: m.right - 1, bottom: m.bottom - 1 };
+    let covered = 0;
+    for (const e of document.querySelectorAll("#map > .r")) {
+      const b = e.getBoundingClientRect();
+      const w = Math.min(b.right, inner.right) - Math.max(b.left, inner.left);
+      const h = Math.min(b.bottom, inner.bottom) - Math.max(b.top, inner.top);
+      if (w > 0 && h > 0) covered += w * h;
+    }
+    const blank = Math.max(0, 1 - covered / ((inner.right - inner.left) * (inner.bottom - inner.top)));
     return {
+      blank,
+      mapWidth: m.width,
+      pageWidth: document.documentElement.scrollWidth,
+      pop: (document.getElementById("pop") || { hidden: true }).hidden ? null : document.getElementById("pop").textContent,
       hash: location.hash,
       crumbs: Array.from(document.querySelectorAll("#crumbs li")).map((l) => l.textContent),
       table: Array.from(document.querySelectorAll("#table tbody tr td:first-child")).map((t) => t.firstChild.textContent),
       caption: document.getElementById("caption").textContent,
+      owners: Array.from(document.querySelectorAll("#table tbody tr")).map((t) => [t.querySelector("td").firstChild.textContent, (t.querySelector("td.owner-only") || {}).textContent || ""]),
+      shares: Array.from(document.querySelectorAll("#table tbody tr:not(.gone) td:nth-child(3)")).map((t) => t.textContent),
+      sizes: Array.from(document.querySelectorAll("#table tbody tr td:nth-child(2)")).map((t) => t.textContent),
       rects: Array.from(document.querySelectorAll("#map > .r")).map(rect),
       nested: document.querySelectorAll("#map .r .r").length,
       focused: document.activeElement && document.activeElement.closest("tbody tr")

@@ -30,6 +30,7 @@ mod extents;
 mod extents_views;
 mod generated;
 mod html;
+mod html_map;
 mod identity;
 mod import;
 mod import_trust;

@@ -18,13 +18,22 @@ use std::io::{self, Write};
 use prune::Kept;
 use source::Describe;
 
+use crate::render::escape::escape;
 use crate::tree::EntryKind;
 use crate::vocab::SizeMode;
 
 const HEAD: &str = include_str!("page_head.html");
 const CSS: &str = include_str!("page.css");
 const BODY: &str = include_str!("page_body.html");
-const JS: &str = include_str!("page.js");
+/// The script, one function in five files: what the page holds, the map, the details and
+/// the breadcrumb, the table and the search, the header and the drawing of a zoom.
+const JS: [&str; 5] = [
+    include_str!("page.js"),
+    include_str!("map.js"),
+    include_str!("table.js"),
+    include_str!("listing.js"),
+    include_str!("head.js"),
+];
 
 /// Entries the page holds at most (the folded ones come on top): about 3 MB of page, drawn
 /// in well under a second.
@@ -44,6 +53,8 @@ pub struct Facts {
     pub si: bool,
     /// The children of the top are paths given, named by themselves (several paths).
     pub total_top: bool,
+    /// `--diff`: the total of the earlier scan.
+    pub old_total: Option<u64>,
     pub colours: Colours,
     /// Other facts worth a line: filters, `--extents`, the earlier scan.
     pub notes: Vec<String>,
@@ -53,8 +64,10 @@ pub struct Facts {
 pub enum Colours {
     /// The kind of entry (files by the kind of their name's extension, in the page).
     Kind,
-    /// `--by-owner`: each owner's name and usage, biggest first; the last is "others".
-    Owner(Vec<(Vec<u8>, u64)>),
+    /// `--by-owner`: each owner's name and usage, biggest first; the last is "others" when
+    /// there are owners past the legend's colours, whose names come second (an entry's class
+    /// past the legend is the place of its owner's name there).
+    Owner(Vec<(Vec<u8>, u64)>, Vec<Vec<u8>>),
     /// `--diff`: [`source::GROWTH`].
     Growth,
 }
@@ -74,8 +87,11 @@ pub fn render_html<S: Describe>(src: &S, facts: &Facts, out: &mut dyn Write) -> 
         }
         write_kept(src, k, out)?;
     }
-    out.write_all(b"]}</script>\n<script>\n")?;
-    out.write_all(JS.as_bytes())?;
+    out.write_all(b"]}</script>\n<script>\n(function () {\n")?;
+    for part in JS {
+        out.write_all(part.as_bytes())?;
+    }
+    out.write_all(b"})();\n")?;
     out.write_all(b"</script>\n</body>\n</html>\n")
 }
 
@@ -99,9 +115,13 @@ fn write_facts(facts: &Facts, total: u64, out: &mut dyn Write) -> io::Result<()>
         if i > 0 {
             out.write_all(b",")?;
         }
-        write_str(out, p)?;
+        write_str(out, &page_name(p))?;
     }
-    out.write_all(b"],\"notes\":[")?;
+    if let Some(old) = facts.old_total {
+        write!(out, "],\"oldTotal\":{old},\"notes\":[")?;
+    } else {
+        out.write_all(b"],\"notes\":[")?;
+    }
     for (i, n) in facts.notes.iter().enumerate() {
         if i > 0 {
             out.write_all(b",")?;
@@ -112,11 +132,18 @@ fn write_facts(facts: &Facts, total: u64, out: &mut dyn Write) -> io::Result<()>
     match &facts.colours {
         Colours::Kind => out.write_all(b"\"kind\"")?,
         Colours::Growth => out.write_all(b"\"growth\"")?,
-        Colours::Owner(owners) => {
-            out.write_all(b"\"owner\",\"owners\":[")?;
+        Colours::Owner(owners, others) => {
+            out.write_all(b"\"owner\",\"otherOwners\":[")?;
+            for (i, name) in others.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_str(out, &page_name(name))?;
+            }
+            out.write_all(b"],\"owners\":[")?;
             for (i, (name, size)) in owners.iter().enumerate() {
                 out.write_all(if i > 0 { b",[" } else { b"[" })?;
-                write_str(out, name)?;
+                write_str(out, &page_name(name))?;
                 write!(out, ",{size}]")?;
             }
             out.write_all(b"]")?;
@@ -139,7 +166,7 @@ fn write_kept<S: Describe>(src: &S, k: &Kept<S::Id>, out: &mut dyn Write) -> io:
     };
     let info = src.info(id);
     out.write_all(b"[")?;
-    write_str(out, &info.name)?;
+    write_str(out, &page_name(&info.name))?;
     let kind = match info.kind {
         EntryKind::Dir => "d",
         EntryKind::File => "f",
@@ -165,6 +192,21 @@ fn write_kept<S: Describe>(src: &S, k: &Kept<S::Id>, out: &mut dyn Write) -> io:
         Some(s) => write!(out, ",{},{}]", s.exclusive, s.shared),
         None => out.write_all(b"]"),
     }
+}
+
+/// A name as the page holds it: as the terminal views show it (a control, direction or
+/// zero-width character as `\n`, `\u{202e}`, a byte that is not UTF-8 as `\xff`), a
+/// backslash of the name itself doubled, so that two names never become one (`dir\xff` the
+/// bytes and `dir\\xff` the text). The page shows it with backslashes single again.
+fn page_name(name: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len());
+    for (i, part) in name.split(|&b| b == b'\\').enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"\\\\");
+        }
+        out.extend_from_slice(&escape(part, false).bytes);
+    }
+    out
 }
 
 /// A JSON string that is safe inside a `<script>` element of an HTML page: no `<`, `>` or
@@ -201,6 +243,21 @@ mod tests {
         let mut out = Vec::new();
         write_str(&mut out, bytes).expect("write to a Vec");
         String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn names_stay_distinct_and_escaped() {
+        let a = page_name(b"dir\xff\xfe");
+        let b = page_name(b"dir\xfd\xfc");
+        let c = page_name(b"dir\\xff\\xfe");
+        assert_eq!(a, b"dir\\xff\\xfe");
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(
+            page_name("\u{202e}evil\u{202c}.exe".as_bytes()),
+            b"\\u{202e}evil\\u{202c}.exe"
+        );
+        assert_eq!(page_name(b"dir\nnewline"), b"dir\\nnewline");
     }
 
     #[test]

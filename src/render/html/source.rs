@@ -109,8 +109,8 @@ pub fn growth(d: &Diff<'_>, e: Entry) -> u32 {
     }
 }
 
-/// A comparison: every entry there now, and what is gone, sized by its size now (what is gone
-/// by its size then).
+/// A comparison: every entry there now, sized by its size now, and what is gone, listed with
+/// its size then and drawn without area.
 pub struct DiffSource<'a> {
     pub diff: &'a Diff<'a>,
     pub sel: &'a DiffSelection,
@@ -141,11 +141,13 @@ impl Source for DiffSource<'_> {
             }
         }
     }
+    /// What is gone has no area: the shares of what is there add up to its directory's.
     fn size(&self, e: Entry) -> u64 {
-        match e {
-            Entry::Old(_) => self.diff.old_size(e),
-            Entry::New(_) => self.diff.new_size(e),
-        }
+        self.diff.new_size(e)
+    }
+    /// What is gone is kept by its size then: it is listed, "was 2.6Mi".
+    fn rank(&self, e: Entry) -> u64 {
+        self.diff.new_size(e).max(self.diff.old_size(e))
     }
     fn name(&self, e: Entry) -> &[u8] {
         self.diff.name(e)

@@ -28,6 +28,11 @@ pub enum Overlay {
         title: String,
         lines: Vec<String>,
     },
+    /// What is known of one entry (`i`).
+    Item {
+        title: String,
+        lines: Vec<String>,
+    },
 }
 
 /// What a display action changed, for the rest of the state to follow.
@@ -48,6 +53,8 @@ pub struct Display {
     sort: Sort,
     show_count: bool,
     show_mtime: bool,
+    /// The first line of the help shown.
+    scroll: usize,
     filter: Filter,
     overlay: Overlay,
     /// One line for the footer (what just happened), until the next key.
@@ -62,6 +69,7 @@ impl Display {
             sort: Sort::default(),
             show_count: false,
             show_mtime: false,
+            scroll: 0,
             filter: Filter::default(),
             overlay: Overlay::None,
             message: None,
@@ -106,6 +114,11 @@ impl Display {
         &self.overlay
     }
 
+    /// The first line of the help shown (it scrolls where it does not fit).
+    pub fn scroll(&self) -> usize {
+        self.scroll
+    }
+
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
@@ -124,9 +137,11 @@ impl Display {
     pub fn input_mode(&self) -> InputMode {
         match self.overlay {
             Overlay::Confirm { .. } | Overlay::ConfirmQuit => InputMode::Confirm,
-            Overlay::Help | Overlay::Report(_) | Overlay::Errors | Overlay::Owners { .. } => {
-                InputMode::Dismiss
-            }
+            Overlay::Help => InputMode::Scroll,
+            Overlay::Report(_)
+            | Overlay::Errors
+            | Overlay::Owners { .. }
+            | Overlay::Item { .. } => InputMode::Dismiss,
             Overlay::None if self.filter.editing => InputMode::Filter,
             Overlay::None => InputMode::Normal,
         }
@@ -150,6 +165,7 @@ impl Display {
 
     pub fn open(&mut self, overlay: Overlay) {
         self.overlay = overlay;
+        self.scroll = 0;
     }
 
     /// Closes the box drawn over the rows, returning it.
@@ -164,6 +180,18 @@ impl Display {
 
     /// Applies an action of the display; `None` for any other action.
     pub fn apply(&mut self, action: &Action) -> Option<Changed> {
+        if self.overlay == Overlay::Help {
+            let lines = crate::tui::help::LINES.len();
+            self.scroll = match action {
+                Action::Down => self.scroll + 1,
+                Action::Up => self.scroll.saturating_sub(1),
+                Action::PageDown => self.scroll + 10,
+                Action::PageUp => self.scroll.saturating_sub(10),
+                _ => return None,
+            }
+            .min(lines);
+            return Some(Changed::Looks);
+        }
         Some(match action {
             Action::Sort(key) => {
                 let reverse = self.sort.key == *key && !self.sort.reverse;

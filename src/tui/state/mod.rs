@@ -9,15 +9,19 @@
 //!
 //! The tree is any [`Shown`] one, read through [`crate::tree::TreeView`]: the listing,
 //! moves, sorts, the filter and marks are generic over it; what only the in-memory scan can
-//! do (live sums, delete, rescan, a comparison, owners) is on `State<Tree>`, which
-//! [`AsScan`] gives the generic code back.
+//! do (live sums, delete, rescan, a comparison, owners) is on `State<Tree>`. Which of
+//! delete, rescan and owners a view has is its [`Capabilities`] (a live scan all, an import
+//! owners, a tree read on demand none); [`AsScan::act`] carries them out.
 
+mod capabilities;
 mod display;
+mod item;
 mod nav;
 mod owners;
 mod requests;
 mod work;
 
+pub use capabilities::{Can, Capabilities, Off};
 pub use display::{Changed, Display, Overlay};
 pub use nav::Nav;
 pub use requests::Rescanned;
@@ -27,30 +31,48 @@ use super::action::{Action, InputMode};
 use super::diff::Delta;
 use super::listing::Source;
 use super::marks::Marks;
-use super::shown::{removed, Shown, READ_ONLY};
+use super::shown::{removed, Shown};
 use crate::tree::{EntryKind, Node, NodeId, Tree};
 use crate::vocab::{SizeMode, UnitStyle};
 use crate::walk::ScanError;
 
-/// A tree's state as the in-memory scan's, seen from the code generic over the tree: what
-/// deleting, rescanning and the owners' box work on. A read-only tree has none (the
-/// defaults).
+/// What a view of this kind of tree can do beyond browsing ([`Capabilities`]), and how it
+/// does it; the views read the in-memory scan's state through it (a comparison, extents).
+/// A read-only tree has none (the defaults).
 pub trait AsScan: Shown {
-    fn scan_state(_state: &State<Self>) -> Option<&State<Tree>> {
+    /// The most a view of this tree can do.
+    fn capabilities(_allow_delete: bool) -> Capabilities {
+        Capabilities::read_only()
+    }
+
+    /// Carries out a key that needs a capability the state has.
+    fn act(_state: &mut State<Self>, _action: Action) -> Option<Request> {
         None
     }
 
-    fn scan_state_mut(_state: &mut State<Self>) -> Option<&mut State<Tree>> {
+    fn scan_state(_state: &State<Self>) -> Option<&State<Tree>> {
         None
     }
 }
 
 impl AsScan for Tree {
-    fn scan_state(state: &State<Tree>) -> Option<&State<Tree>> {
-        Some(state)
+    fn capabilities(allow_delete: bool) -> Capabilities {
+        Capabilities::scan(allow_delete)
     }
 
-    fn scan_state_mut(state: &mut State<Tree>) -> Option<&mut State<Tree>> {
+    fn act(state: &mut State<Tree>, action: Action) -> Option<Request> {
+        match action {
+            Action::Owners => state.show_owners(),
+            Action::Delete => state.ask_delete(false),
+            Action::Trash => state.ask_delete(true),
+            Action::Rescan => return state.rescan(false),
+            Action::RescanSelected => return state.rescan(true),
+            _ => {}
+        }
+        None
+    }
+
+    fn scan_state(state: &State<Tree>) -> Option<&State<Tree>> {
         Some(state)
     }
 }
@@ -93,7 +115,8 @@ pub struct State<T: Shown = Tree> {
     marks: Marks<T::Id>,
     /// The comparison with an earlier scan (`--diff`), if one was asked for.
     delta: Option<Delta>,
-    allow_delete: bool,
+    /// What the view can do besides browsing.
+    can: Capabilities,
     /// The tree came from `--import`, not from this disk.
     imported: bool,
     quit: bool,
@@ -117,7 +140,7 @@ impl<T: AsScan> State<T> {
             work: Work::default(),
             marks: Marks::default(),
             delta: None,
-            allow_delete: opts.allow_delete,
+            can: T::capabilities(opts.allow_delete),
             imported: false,
             quit: false,
         };
@@ -151,7 +174,7 @@ impl<T: AsScan> State<T> {
 
     /// Whether `d` and `t` may delete (not with `--no-delete`, nor in an imported scan).
     pub fn allow_delete(&self) -> bool {
-        self.allow_delete
+        self.can.delete == Can::Yes
     }
 
     pub fn imported(&self) -> bool {
@@ -161,7 +184,7 @@ impl<T: AsScan> State<T> {
     /// Whether the tree is not the in-memory scan: it never changes, and nothing in it is
     /// deleted or rescanned.
     pub fn read_only_tree(&self) -> bool {
-        self.tree.scan().is_none()
+        self.can == Capabilities::read_only()
     }
 
     /// The user asked to quit (and confirmed it if something was marked).
@@ -258,7 +281,7 @@ impl<T: AsScan> State<T> {
     /// the same ones, so deleting and rescanning are off.
     pub fn set_imported(&mut self) {
         self.imported = true;
-        self.allow_delete = false;
+        self.can = self.can.imported();
     }
 
     /// A delete or rescan runs (the text says which): no second one meanwhile.
@@ -355,18 +378,20 @@ impl<T: AsScan> State<T> {
         }
         match action {
             Action::Help => self.display.open(Overlay::Help),
+            Action::Item => self.show_item(),
             Action::Errors if self.work.errors().is_empty() => {
                 self.display.say("nothing failed to read")
             }
             Action::Errors => self.display.open(Overlay::Errors),
             Action::Mark => self.toggle_mark(),
-            Action::Owners | Action::Delete | Action::Trash | Action::Rescan => {
-                return self.on_scan(action)
-            }
+            Action::Owners
+            | Action::Delete
+            | Action::Trash
+            | Action::Rescan
+            | Action::RescanSelected => return self.on_capability(action),
             Action::Quit if self.marks.is_empty() => self.quit = true,
             Action::Quit => self.display.open(Overlay::ConfirmQuit),
-            Action::Interrupt if self.work.scan().running => return Some(Request::StopScan),
-            Action::Interrupt => self.quit = true,
+            Action::Interrupt => return self.interrupt(),
             Action::Confirm => return self.confirm(),
             Action::Cancel => {
                 self.display.close();
@@ -377,24 +402,15 @@ impl<T: AsScan> State<T> {
         None
     }
 
-    /// What only the in-memory scan does: owners, delete, trash, rescan; a read-only tree
-    /// says they are off.
-    fn on_scan(&mut self, action: Action) -> Option<Request> {
-        let Some(s) = T::scan_state_mut(self) else {
-            let what = match action {
-                Action::Owners => "no owners recorded",
-                Action::Rescan => "nothing to rescan",
-                _ => "nothing to delete",
-            };
-            self.display.say(format!("{READ_ONLY}: {what}"));
-            return None;
-        };
-        match action {
-            Action::Owners => s.show_owners(),
-            Action::Delete => s.ask_delete(false),
-            Action::Trash => s.ask_delete(true),
-            Action::Rescan => return s.rescan(),
-            _ => {}
+    /// Ctrl-C: stops the walk, keeping what it found; while it stops, and once it stopped,
+    /// a second Ctrl-C must not throw that away: it is ignored, then asks before quitting.
+    fn interrupt(&mut self) -> Option<Request> {
+        let scan = self.work.scan();
+        match (scan.running, scan.stopped) {
+            (true, false) => return Some(Request::StopScan),
+            (true, true) => self.display.say("stopping the scan… (q quits)"),
+            (false, true) => self.display.open(Overlay::ConfirmQuit),
+            (false, false) => self.quit = true,
         }
         None
     }
@@ -482,7 +498,7 @@ impl State<Tree> {
             work: Work::default(),
             marks: Marks::default(),
             delta: self.delta.take(),
-            allow_delete: self.allow_delete,
+            can: self.can,
             imported: false,
             quit: false,
         };

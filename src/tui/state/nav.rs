@@ -22,6 +22,8 @@ pub struct Nav<I = NodeId> {
     /// Bumped whenever sizes change: cached orders are then stale.
     generation: u64,
     cursor: usize,
+    /// The entry the cursor is on, which it follows as rows re-sort; `None` until the user
+    /// moves in this directory: the cursor stays on the top row.
     selected: Option<I>,
     /// First row on screen.
     offset: usize,
@@ -140,10 +142,8 @@ impl<I: Copy + Eq + Hash + Debug> Nav<I> {
                     self.selected = Some(rows[self.cursor]);
                 }
             },
-            None => {
-                self.cursor = 0;
-                self.selected = Some(rows[0]);
-            }
+            // not moved yet: the top row, whichever it is now (mid-scan the rows re-sort)
+            None => self.cursor = 0,
         }
         if self.cursor < self.offset {
             self.offset = self.cursor;

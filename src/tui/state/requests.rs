@@ -66,14 +66,6 @@ impl<T: AsScan> State<T> {
 
 impl State {
     pub(super) fn ask_delete(&mut self, trash: bool) {
-        if self.imported {
-            self.display.say("an imported scan: nothing here to delete");
-            return;
-        }
-        if !self.allow_delete {
-            self.display.say("deleting is turned off (--no-delete)");
-            return;
-        }
         if let Some(what) = self.work.busy() {
             self.display.say(format!("wait: {what}"));
             return;
@@ -98,17 +90,16 @@ impl State {
         self.display.open(Overlay::Confirm { targets, trash });
     }
 
-    pub(super) fn rescan(&mut self) -> Option<Request> {
+    /// `r` rescans the directory shown (the selected root when that is the total of
+    /// several paths); `R` (`selected`) the selected directory, or the one shown when a
+    /// file is selected.
+    pub(super) fn rescan(&mut self, selected: bool) -> Option<Request> {
         if let Some(what) = self.work.busy() {
             self.display.say(format!("wait: {what}"));
             return None;
         }
         if self.work.scan().running {
             self.display.say("the scan is still running");
-            return None;
-        }
-        if self.imported {
-            self.display.say("an imported scan cannot be rescanned");
             return None;
         }
         let on_disk = |id: NodeId| removed_of(id).is_none();
@@ -118,6 +109,7 @@ impl State {
             return None;
         }
         let target = match self.selected() {
+            _ if !selected && self.dir() != TOTAL => self.dir(),
             Some(id) if self.tree.node(id).is_dir() => id,
             _ if self.dir() != TOTAL => self.dir(),
             Some(id) => id,
@@ -209,8 +201,17 @@ impl State {
         let after = self.work.take_after_rescan();
         match result {
             Rescanned::Tree(sub, errors) => {
+                // the rows of the directory shown are new entries: the cursor follows its name
+                let name = (at == self.dir())
+                    .then(|| self.selected().map(|id| self.tree.name(id).to_vec()))
+                    .flatten();
                 self.tree.graft(at, &sub);
                 self.tree_changed();
+                if let Some(i) =
+                    name.and_then(|n| self.rows().iter().position(|&r| self.tree.name(r) == n))
+                {
+                    self.nav.move_to(i as isize);
+                }
                 self.display.say(if errors.is_empty() {
                     after.unwrap_or_else(|| "rescanned".into())
                 } else {

@@ -198,18 +198,62 @@ fn help_overlay_opens_with_question_mark_and_any_key_closes_it() {
     let mut j = Journey::open(&env, &["t"], 80, 24);
     j.keys("?");
     let screen = j.screen();
-    for k in [
-        "Keys",
-        "sort: size name count mtime",
-        "mark",
-        "filter",
-        "quit",
-    ] {
+    for k in ["Keys", "sort: size name count mtime", "mark", "filter"] {
         assert!(screen.contains(k), "{k:?} missing:\n{screen}");
     }
-    j.keys("j"); // closes, does not move
+    j.keys("x"); // closes, does not move
     assert!(!j.screen().contains("Keys"));
     assert_eq!(j.selected_name(), "big");
+}
+
+/// Issue 41, 17: at 40x12 the help was cut ("any key closes"): it scrolls to its end, where
+/// the marks before a name are explained; `j` scrolls and does not move the cursor.
+#[test]
+fn help_scrolls_on_a_small_screen_to_the_legend_of_the_marks() {
+    let env = TestEnv::new();
+    sample(&env);
+    let mut j = Journey::open(&env, &["t"], 40, 12);
+    j.keys("?");
+    assert!(j.screen().contains("scroll"), "{}", j.screen());
+    assert!(!j.screen().contains("hard link"), "{}", j.screen());
+    let mut seen = j.screen();
+    for _ in 0..40 {
+        j.keys("j");
+        seen.push_str(&j.screen());
+    }
+    for k in [
+        "quit",
+        "@  symbolic link",
+        "*  marked",
+        ">  another filesyst",
+    ] {
+        assert!(seen.contains(k), "{k:?} never shown:\n{seen}");
+    }
+    assert!(j.screen().contains("Keys"), "still open");
+    j.keys("kkq");
+    assert!(!j.screen().contains("Keys"), "closed");
+    assert!(!j.app.state.quit(), "q closed the help only");
+    assert_eq!(j.selected_name(), "big", "the cursor did not move");
+}
+
+/// Issue 41, 17: `C` and `m` sort by a column that was not shown: it is shown.
+#[test]
+fn sorting_by_count_or_mtime_shows_that_column() {
+    let env = TestEnv::new();
+    sample(&env);
+    let mut j = Journey::open(&env, &["t"], 100, 16);
+    let plain = j.line_of("big");
+    for (sort, column) in [("C", "c"), ("m", "M")] {
+        // the row as it reads with the column turned on by hand
+        j.keys(column);
+        let with_column = j.line_of("big");
+        assert_ne!(with_column, plain, "{column} shows a column");
+        j.keys(column);
+        assert_eq!(j.line_of("big"), plain);
+        j.keys(sort);
+        assert_eq!(j.line_of("big"), with_column, "sorted by {sort}");
+        j.keys("s");
+    }
 }
 
 #[test]

@@ -240,7 +240,7 @@ fn a_damaged_block_is_one_line_in_the_footer_and_the_rest_is_browsed() {
         read.draw(&mut term).expect("draw");
     }
     let footer = lines(&term)[usize::from(HEIGHT) - 1].trim_end().to_string();
-    assert!(footer.ends_with(READ_ONLY), "{footer}");
+    assert!(footer.contains(READ_ONLY), "{footer}");
     // into b, whose entries are readable; into a, whose are not: no panic
     for (c, _) in "GlhglhGl".chars().zip(0..) {
         read.on_event(&key_event(c));

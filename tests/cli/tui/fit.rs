@@ -65,7 +65,7 @@ fn the_delete_dialog_marks_a_cut_path_with_an_ellipsis() {
         line.contains("│   …") && line.contains("_in_the_box.bin│"),
         "cut without an ellipsis: {line}\n{screen}"
     );
-    assert!(j.lines()[1].contains(" · 1 entry · "), "{screen}");
+    assert!(j.lines()[1].contains(" · 2 entries · "), "{screen}");
     j.keys("n");
     assert!(env.path(format!("t/{long}")).exists());
 }

@@ -46,6 +46,14 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
         .start_scan_watched(vec![env.path("t").into()], Arc::clone(&live));
     j.event(ctrl_c());
     assert!(!j.app.state.quit(), "the first Ctrl-C stops the scan only");
+    // at once, while the walk has not stopped yet (it waits for its lock)
+    let header = &j.lines()[1];
+    assert!(header.contains("stopping…"), "{header}");
+    assert!(!header.contains("scanning…"), "{header}");
+    // a second Ctrl-C while it stops keeps what it found
+    j.event(ctrl_c());
+    assert!(!j.app.state.quit(), "a second Ctrl-C while stopping");
+    assert!(j.screen().contains("stopping the scan"), "{}", j.screen());
     drop(guard);
     j.app.wait_for_scan();
     j.draw();
@@ -54,10 +62,31 @@ fn ctrl_c_stops_the_walk_and_keeps_what_it_found_labelled_incomplete() {
     assert!(j.app.state.scan().stopped);
     let header = &j.lines()[1];
     assert!(header.contains("INCOMPLETE"), "{header}");
+    // once stopped, Ctrl-C asks before throwing the partial scan away
+    j.event(ctrl_c());
+    assert!(!j.app.state.quit(), "Ctrl-C after a stopped scan asks");
+    assert!(
+        j.screen().contains("The scan was stopped"),
+        "{}",
+        j.screen()
+    );
+    j.keys("n");
+    assert!(!j.app.state.quit());
+    j.event(ctrl_c());
+    j.keys("y");
+    assert!(j.app.state.quit(), "quit when the user says so");
+}
+
+#[test]
+fn with_no_scan_stopped_ctrl_c_quits() {
+    let env = TestEnv::new();
+    env.file("t/a", 8192);
+    let mut j = Journey::open(&env, &["t"], 80, 12);
     j.event(ctrl_c());
     assert!(j.app.state.quit(), "with no scan running Ctrl-C quits");
 }
 
+/// `R` rescans the selected directory.
 #[test]
 fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
     let env = TestEnv::new();
@@ -66,7 +95,7 @@ fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
     let before = j.app.state.tree().node(j.app.state.dir()).disk;
     env.file("t/d/e/new", 300 * 1024);
     j.select("d");
-    j.keys("r");
+    j.keys("R");
     let d = j.row("d");
     assert_eq!(j.app.state.tree().node(d).disk, env.du_disk(&["t/d"]));
     let top = j.app.state.dir();
@@ -91,7 +120,23 @@ fn r_rescans_the_selected_directory_and_updates_every_ancestor() {
     );
 }
 
-/// After `r` the tree is what is on disk now: a directory replaced by a file is a file row,
+/// Issue 41, 14: `r` rescans the directory shown, as ncdu and gdu (it rescanned the selected
+/// directory, so a file added beside directories never appeared).
+#[test]
+fn r_on_a_directory_of_directories_picks_up_a_new_file() {
+    let env = TestEnv::new();
+    env.file("t/a/x", 64 * 1024).file("t/b/y", 32 * 1024);
+    let mut j = Journey::open(&env, &["t"], 80, 12);
+    assert_eq!(j.rows(), ["a", "b"]);
+    env.file("t/added.bin", 128 * 1024);
+    j.keys("r");
+    assert_eq!(j.rows(), ["added.bin", "a", "b"], "{}", j.screen());
+    let top = j.app.state.dir();
+    assert_eq!(j.app.state.tree().node(top).disk, env.du_disk(&["t"]));
+    assert_eq!(j.selected_name(), "a", "the cursor stays on its entry");
+}
+
+/// After `R` the tree is what is on disk now: a directory replaced by a file is a file row,
 /// a directory gone from the disk leaves the tree.
 #[test]
 fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
@@ -103,7 +148,7 @@ fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
     std::fs::remove_dir_all(env.path("t/z")).expect("rm z");
     env.file("t/z", 8192);
     j.select("z");
-    j.keys("r");
+    j.keys("R");
     let z = j.row("z");
     let s = &j.app.state;
     assert!(!s.tree().node(z).is_dir(), "z is a file now");
@@ -115,7 +160,7 @@ fn r_shows_what_is_on_disk_now_replaced_and_vanished_entries_included() {
     assert_eq!(s.tree().node(z).entries, 1);
     std::fs::remove_dir_all(env.path("t/gone")).expect("rm gone");
     j.select("gone");
-    j.keys("r");
+    j.keys("R");
     assert_eq!(j.rows(), ["z", "keep"], "{}", j.screen());
     assert!(!j.screen().contains("cannot rescan"), "{}", j.screen());
     let top = j.app.state.dir();

@@ -3,16 +3,21 @@
 
 mod browse;
 mod command;
+mod cursor;
 mod delete;
 mod diff;
 mod export;
 mod extents;
 mod filter_mouse;
 mod fit;
+mod header;
+mod item;
 mod live;
 mod local_time;
 mod owners;
 mod tmux;
+mod tmux_view;
+mod wide;
 
 use std::ffi::OsString;
 
