@@ -220,8 +220,8 @@ fn loaded(config: &Config, opts: &DiffOptions, json: bool, temp: File, walk: &Sc
         Ok(scan) => scan,
         Err(msg) => return fail(msg),
     };
-    let new = match crate::import::import_open(temp, keep) {
-        Ok(scan) => scan,
+    let new = match crate::formats::ncdu_bin::read_binary_walked(temp, keep) {
+        Ok(import) => import.scan,
         Err(e) => return cannot(OsStr::new("(temporary export)"), &e, tty),
     };
     match super::diff::matched_scans(config, opts, old, new, Some(walk)) {

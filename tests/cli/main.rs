@@ -20,6 +20,7 @@ mod util;
 mod adversarial;
 mod cold;
 mod config_file;
+mod damaged_exports;
 mod diff;
 mod diff_lazy;
 mod dust_flags;

@@ -229,6 +229,8 @@ pub(crate) fn small_export(kids: usize, items: Option<u64>) -> Vec<u8> {
         name: b"/r".to_vec(),
         sub: prev,
         items: items.or(Some(kids as u64)),
+        cumasize: Some(100 * kids as u64),
+        cumdsize: Some(4096 * kids as u64),
         ..Item::default()
     };
     let root = w.item(&root).expect("root");
@@ -272,13 +274,14 @@ fn damaged_binary_exports_are_refused_with_what_is_wrong() {
         refused(&file_of(&[vec![0xa0]], 7 << 24)).contains("block 7 is not in the file's index")
     );
     assert!(refused(&file_of(&[vec![0xa0]], 50)).contains("points past the end of block 0"));
-    // a directory whose last child is its own previous sibling: a loop
-    // {0: 0, 1: "/r", 12: 9} at 0; {0: 1, 1: "f", 2: 9} at 9 (prev: itself)
+    // a directory whose last child is its own previous sibling: a loop (the root written
+    // last, as writers do: it ends its block)
+    // {0: 1, 1: "f", 2: 0} at 0 (prev: itself); {0: 0, 1: "/r", 12: 0} at 8
     let block = vec![
-        0xa3, 0x00, 0x00, 0x01, 0x42, b'/', b'r', 0x0c, 0x09, //
-        0xa3, 0x00, 0x01, 0x01, 0x41, b'f', 0x02, 0x09,
+        0xa3, 0x00, 0x01, 0x01, 0x41, b'f', 0x02, 0x00, //
+        0xa3, 0x00, 0x00, 0x01, 0x42, b'/', b'r', 0x0c, 0x00,
     ];
-    let e = refused(&file_of(&[block], 0));
+    let e = refused(&file_of(&[block], 8));
     assert!(e.contains("reached twice"), "{e}");
     // a directory claiming 2^32 entries below it
     let e = refused(&small_export(2, Some(1 << 32)));

@@ -264,14 +264,14 @@ fn damage_met_on_demand_is_one_line_and_exit_status_1() {
         assert!(refused(&env, &file_of(&[vec![0xff; 40]], 0), view).contains("item 0x0"));
         let e = refused(&env, &file_of(&[vec![0xa0]], 7 << 24), view);
         assert!(e.contains("block 7 is not in the file's index"), "{e}");
-        // a child that is its own previous sibling: {0: 0, 1: "/r", 11: 5, 12: 11} at 0;
-        // {0: 1, 1: "f", 2: 11, 3: 1} at 11
+        // a child that is its own previous sibling: {0: 1, 1: "f", 2: 0, 3: 1} at 0;
+        // {0: 0, 1: "/r", 11: 5, 12: 0} at 10 (the root last, as writers write it)
         let block = vec![
-            0xa4, 0x00, 0x00, 0x01, 0x42, b'/', b'r', 0x0b, 0x05, 0x0c, 0x0b, //
-            0xa4, 0x00, 0x01, 0x01, 0x41, b'f', 0x02, 0x0b, 0x03, 0x01,
+            0xa4, 0x00, 0x01, 0x01, 0x41, b'f', 0x02, 0x00, 0x03, 0x01, //
+            0xa4, 0x00, 0x00, 0x01, 0x42, b'/', b'r', 0x0b, 0x05, 0x0c, 0x00,
         ];
-        let e = refused(&env, &file_of(&[block], 0), view);
-        assert!(e.contains("loop back to item 0xb"), "{e}");
+        let e = refused(&env, &file_of(&[block], 10), view);
+        assert!(e.contains("loop back to item 0x0"), "{e}");
         // a directory whose child is itself: {0: 0, 1: "/r", 11: 5, 12: 0}
         let block = vec![
             0xa4, 0x00, 0x00, 0x01, 0x42, b'/', b'r', 0x0b, 0x05, 0x0c, 0x00,

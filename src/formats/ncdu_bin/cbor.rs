@@ -129,8 +129,9 @@ fn itemref(h: Head, at: u64, what: &str) -> Result<u64, String> {
     }
 }
 
-/// Reads the item that starts at `data[at & OFFSET_MASK]` (`at` its itemref) into `item`.
-pub(super) fn parse_item(data: &[u8], at: u64, item: &mut Item) -> Result<(), String> {
+/// Reads the item that starts at `data[at & OFFSET_MASK]` (`at` its itemref) into `item`;
+/// returns where it ends.
+pub(super) fn parse_item(data: &[u8], at: u64, item: &mut Item) -> Result<usize, String> {
     item.clear();
     let mut c = Cursor {
         buf: data,
@@ -202,7 +203,7 @@ pub(super) fn parse_item(data: &[u8], at: u64, item: &mut Item) -> Result<(), St
     if !has_name || item.name.is_empty() {
         return Err("an item without a name".into());
     }
-    Ok(())
+    Ok(c.pos)
 }
 
 /// A CBOR head: major type and argument, in the shortest form.
@@ -286,7 +287,7 @@ mod tests {
 
     fn parse(bytes: &[u8]) -> Result<Item, String> {
         let mut item = Item::default();
-        parse_item(bytes, 0, &mut item).map(|()| item)
+        parse_item(bytes, 0, &mut item).map(|_| item)
     }
 
     #[test]

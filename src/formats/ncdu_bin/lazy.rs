@@ -21,6 +21,7 @@ mod chain;
 mod dirs;
 mod listing;
 mod names;
+mod verify;
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -34,9 +35,8 @@ use crate::formats::ImportError;
 use crate::tree::ids::{EntryId, Sparse};
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;
-use chain::Children;
 use dirs::Dirs;
-use listing::Listings;
+use listing::{Children, Listings};
 use names::Names;
 
 /// No item: the parent of a root, the total's itemref.
@@ -157,6 +157,8 @@ pub struct LazyTree<S> {
     links: RefCell<FxHashMap<u64, bool>>,
     /// The children of the directories listed last ([`listing`]).
     listings: Listings,
+    /// Directories checked against their entries ([`verify`]).
+    verified: verify::Verified,
     names: Names,
     compared_names: RefCell<Vec<(u64, Vec<u8>)>>,
     /// The two names being compared.
@@ -196,7 +198,7 @@ impl<S: ReadAt> LazyTree<S> {
         let mut file = BinFile::open(src).map_err(Stop::Damaged)?;
         let root = file.root();
         let mut item = Item::default();
-        file.item(root, &mut item).map_err(Stop::Damaged)?;
+        file.root_item(&mut item).map_err(Stop::Damaged)?;
         if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
             return Err(damaged(format!(
                 "the root item {root:#x} is not a directory with a name (a path)"
@@ -216,6 +218,7 @@ impl<S: ReadAt> LazyTree<S> {
             counts: RefCell::default(),
             links: RefCell::default(),
             listings: Listings::default(),
+            verified: verify::Verified::default(),
             names: Names::new(),
             compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
             compared: RefCell::default(),
@@ -441,6 +444,9 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
 
     fn size(&self, id: ItemId, mode: SizeMode) -> u64 {
         let f = self.shown(id);
+        if f.etype == etype::DIR && matches!(mode, SizeMode::Disk | SizeMode::Apparent) {
+            self.verify_shown(self.root_if_total(id));
+        }
         match mode {
             SizeMode::Disk => f.disk,
             SizeMode::Apparent => f.apparent,

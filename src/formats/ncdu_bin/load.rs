@@ -14,7 +14,13 @@
 //! `otherfs`/`kernfs` a mount point not entered; `uid`/`gid`/`mode`/`mtime` as the JSON's.
 //!
 //! Every item is reached once at most (a bit per byte offset of each block read so far):
-//! references that loop or share an item are refused, so a hostile file ends.
+//! references that loop or share an item are refused, so a hostile file ends. And each
+//! directory's stored totals (`cumdsize`, `cumasize`, which a view read on demand shows) must
+//! be what its entries add up to, each hard link counted at its first name in the file as the
+//! tree counts it (ncdu's totals of a directory that shares an inode with others, which count
+//! it in each, lie between that sum and the sum with every name counted): otherwise the file
+//! is refused, naming the directory, so the loaded view never shows other numbers than the
+//! view on demand.
 
 use rustc_hash::FxHashMap;
 
@@ -22,13 +28,27 @@ use super::spec::{etype, Item, OFFSET_BITS, OFFSET_MASK};
 use super::{BinFile, ReadAt};
 use crate::formats::builder::{bad_name, owner_of, Import, Keep, Meet, Metadata, Mount, Sink};
 use crate::formats::ImportError;
+use crate::render::escape::shown;
 use crate::tree::{flags, EntryKind, Node};
 
 /// Reads a whole binary export, keeping identities and extra facts only as asked.
 pub fn read_binary<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
+    read_whole(src, keep, true)
+}
+
+/// [`read_binary`] of an export a streamed walk wrote and nothing wrote again in du's order
+/// (`--diff OLD PATH`'s temporary export): a hard link's name that counts in its totals is
+/// the first the walk's threads met, so they are checked as a merge's part's are.
+pub fn read_binary_walked<S: ReadAt>(src: S, keep: Keep) -> Result<Import, ImportError> {
+    read_whole(src, keep, false)
+}
+
+fn read_whole<S: ReadAt>(src: S, keep: Keep, exact: bool) -> Result<Import, ImportError> {
     let mut sink = Sink::new(keep);
     sink.sharing = None; // the format has no `--extents` values
-    let meta = Loader::new(BinFile::open(src)?, &mut sink, None).run()?;
+    let mut loader = Loader::new(BinFile::open(src)?, &mut sink, None);
+    loader.exact = exact;
+    let meta = loader.run()?;
     Ok(Import {
         scan: sink.into_scan(),
         meta,
@@ -51,7 +71,7 @@ pub fn read_binary_root_name<S: ReadAt>(src: S) -> Result<Vec<u8>, ImportError> 
     let mut file = BinFile::open(src)?;
     let mut item = Item::default();
     let root = file.root();
-    file.item(root, &mut item)?;
+    file.root_item(&mut item)?;
     if item.etype != etype::DIR || item.name.is_empty() || item.name.contains(&0) {
         return Err(damaged(format!(
             "the root item {root:#x} is not a directory with a name (a path)"
@@ -72,6 +92,104 @@ struct Open {
     found: u64,
     /// Its merge position (a merge's part, where other parts go below).
     at: Option<usize>,
+    /// Its name, and what its entries add up to against what it says they do.
+    name: Vec<u8>,
+    sums: Sums,
+}
+
+/// A directory's totals, stored and summed from its entries: (disk, apparent) each.
+#[derive(Default, Clone, Copy)]
+struct Sums {
+    stored: (u64, u64),
+    /// ncdu says it shares sizes with directories elsewhere.
+    shares: bool,
+    /// Its own sizes and its entries'.
+    added: Added,
+}
+
+/// What entries add up to, (disk, apparent) each: each hard link counted at its first name
+/// met, every name counted, and none.
+#[derive(Default, Clone, Copy)]
+struct Added {
+    counted: (u64, u64),
+    every: (u64, u64),
+    no_link: (u64, u64),
+}
+
+fn plus(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+}
+
+impl Open {
+    fn new(seq: u32, dev: u64, itemref: u64, item: &Item, sums: Sums) -> Open {
+        Open {
+            seq,
+            dev,
+            kids: Vec::new(),
+            itemref,
+            claimed: item.items,
+            found: 0,
+            at: None,
+            name: item.name.clone(),
+            sums,
+        }
+    }
+}
+
+impl Added {
+    /// What an entry that is no directory adds, its flags `f` and sizes (disk, apparent).
+    fn of_entry(f: u8, sizes: (u64, u64)) -> Added {
+        let every = match f & (flags::FILTERED | flags::OTHER_FS) {
+            0 => sizes,
+            _ => (0, 0),
+        };
+        let unless = |flag: u8| if f & flag == 0 { every } else { (0, 0) };
+        Added {
+            counted: unless(flags::DUPLICATE),
+            every,
+            no_link: unless(flags::HARDLINK),
+        }
+    }
+
+    fn all(sizes: (u64, u64)) -> Added {
+        Added {
+            counted: sizes,
+            every: sizes,
+            no_link: sizes,
+        }
+    }
+
+    fn add(&mut self, a: Added) {
+        self.counted = plus(self.counted, a.counted);
+        self.every = plus(self.every, a.every);
+        self.no_link = plus(self.no_link, a.no_link);
+    }
+}
+
+impl Sums {
+    /// A directory's, its own sizes `own` (disk, apparent).
+    fn of_dir(item: &Item, own: (u64, u64)) -> Sums {
+        Sums {
+            stored: (item.cumdsize.unwrap_or(0), item.cumasize.unwrap_or(0)),
+            shares: item.shrasize.unwrap_or(0) | item.shrdsize.unwrap_or(0) != 0,
+            added: Added::all(own),
+        }
+    }
+
+    /// Whether the stored totals are what the entries add up to: exactly, or, where the file
+    /// says the names that count are not the first met (ncdu's shared sizes: it counts an
+    /// inode in every directory that holds a name; a merge's part, whose names were met in
+    /// another order), within what no name and every name of each hard link add up to.
+    fn agree(&self, exact: bool) -> bool {
+        let a = &self.added;
+        let (lo, hi) = match exact && !self.shares {
+            true => return self.stored == a.counted,
+            false if self.shares => (a.counted, a.every),
+            false => (a.no_link, a.every),
+        };
+        let within = |i: fn((u64, u64)) -> u64| (i(lo)..=i(hi)).contains(&i(self.stored));
+        within(|p| p.0) && within(|p| p.1)
+    }
 }
 
 struct Loader<'s, S> {
@@ -83,6 +201,15 @@ struct Loader<'s, S> {
     mount: Option<Mount<'s>>,
     /// Hard links met (`link` items).
     hard_links: u64,
+    /// Whether the stored totals count each hard link at its first name in the file.
+    exact: bool,
+}
+
+/// What [`Loader::enter`] made of an item.
+enum Entered {
+    Dir(Open),
+    /// An entry that is no directory, and what it adds to its directory's totals.
+    Entry(Added),
 }
 
 fn damaged(msg: String) -> ImportError {
@@ -96,13 +223,15 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             sink,
             seen: FxHashMap::default(),
             item: Item::default(),
-            mount,
             hard_links: 0,
+            exact: mount.is_none(),
+            mount,
         }
     }
 
     fn run(mut self) -> Result<Metadata, ImportError> {
         let root = self.file.root();
+        self.file.root_item(&mut self.item)?;
         self.read(root)?;
         if self.item.etype != etype::DIR {
             return Err(damaged(format!(
@@ -112,26 +241,17 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         if self.item.name.contains(&0) {
             return Err(damaged("the root's name has a NUL byte in it".into()));
         }
-        let mut first = self.enter(None, root)?.expect("a directory");
+        let Entered::Dir(mut first) = self.enter(None, root)? else {
+            return Err(damaged(format!(
+                "the root item {root:#x} is not a directory"
+            )));
+        };
         first.at = self.mount.as_ref().map(|m| m.at);
         first.kids = self.chain(self.item.sub)?;
         let mut open = vec![first];
         while let Some(top) = open.last_mut() {
             let Some(next) = top.kids.pop() else {
-                let done = open.pop().expect("not empty");
-                if let Some(claimed) = done.claimed.filter(|&c| c != done.found) {
-                    return Err(damaged(format!(
-                        "directory item {:#x} claims {claimed} entries below it, the file holds {}",
-                        done.itemref, done.found
-                    )));
-                }
-                if let Some(parent) = open.last_mut() {
-                    parent.found += done.found;
-                }
-                if let (Some(at), Some(m)) = (done.at, self.mount.as_mut()) {
-                    m.graft.closing(self.sink, at)?;
-                }
-                self.sink.out.close();
+                self.close(&mut open)?;
                 continue;
             };
             self.file.item(next, &mut self.item)?;
@@ -141,8 +261,12 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                 Meet::Plain => None,
                 Meet::Descend(k) => Some(k),
                 Meet::Skip => {
-                    // left out whole: what it holds counts toward its parent's `items`
+                    // left out whole: what it holds counts toward its parent's `items`, and
+                    // its stored totals toward its parent's
                     top.found += self.item.items.unwrap_or(0);
+                    top.sums
+                        .added
+                        .add(Added::all(Sums::of_dir(&self.item, (0, 0)).stored));
                     continue;
                 }
                 Meet::Fill(k) => {
@@ -153,12 +277,15 @@ impl<'s, S: ReadAt> Loader<'s, S> {
                     continue;
                 }
             };
-            if let Some(mut dir) = self.enter(Some(parent), next)? {
-                dir.at = at;
-                if self.item.etype == etype::DIR {
-                    dir.kids = self.chain(self.item.sub)?;
+            match self.enter(Some(parent), next)? {
+                Entered::Dir(mut dir) => {
+                    dir.at = at;
+                    if self.item.etype == etype::DIR {
+                        dir.kids = self.chain(self.item.sub)?;
+                    }
+                    open.push(dir);
                 }
-                open.push(dir);
+                Entered::Entry(added) => top.sums.added.add(added),
             }
         }
         Ok(Metadata {
@@ -166,6 +293,47 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             binary: true,
             ..Metadata::default()
         })
+    }
+
+    /// Closes the directory last opened, its claims checked: the entries below it and its
+    /// stored totals.
+    fn close(&mut self, open: &mut Vec<Open>) -> Result<(), ImportError> {
+        let done = open.pop().expect("not empty");
+        if let Some(claimed) = done.claimed.filter(|&c| c != done.found) {
+            return Err(damaged(format!(
+                "directory item {:#x} claims {claimed} entries below it, the file holds {}",
+                done.itemref, done.found
+            )));
+        }
+        if !done.sums.agree(self.exact) {
+            let mut path = Vec::new();
+            for dir in open.iter().chain([&done]) {
+                if !path.is_empty() && path.last() != Some(&b'/') {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(&dir.name);
+            }
+            let s = done.sums;
+            return Err(damaged(format!(
+                "directory {} (item {:#x}) says it holds {} bytes on disk, {} apparent; its \
+                 entries add up to {}, {}",
+                shown(&path, true),
+                done.itemref,
+                s.stored.0,
+                s.stored.1,
+                s.added.counted.0,
+                s.added.counted.1
+            )));
+        }
+        if let Some(parent) = open.last_mut() {
+            parent.found += done.found;
+            parent.sums.added.add(done.sums.added);
+        }
+        if let (Some(at), Some(m)) = (done.at, self.mount.as_mut()) {
+            m.graft.closing(self.sink, at)?;
+        }
+        self.sink.out.close();
+        Ok(())
     }
 
     /// What a merge does with the item just read, in the directory at merge position `at`.
@@ -227,11 +395,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
 
     /// Records the item just read, in the directory `parent` (sequence number, device), or as
     /// the root; returns it opened if it is a directory.
-    fn enter(
-        &mut self,
-        parent: Option<(u32, u64)>,
-        itemref: u64,
-    ) -> Result<Option<Open>, ImportError> {
+    fn enter(&mut self, parent: Option<(u32, u64)>, itemref: u64) -> Result<Entered, ImportError> {
         let item = &self.item;
         if parent.is_some() {
             if let Some(why) = bad_name(&item.name) {
@@ -241,7 +405,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
         let (parent_seq, parent_dev) = parent.unwrap_or((0, 0));
         if item.etype == etype::ERR {
             self.sink.entry_failed(parent_seq, &item.name);
-            return Ok(None);
+            return Ok(Entered::Entry(Added::default()));
         }
         if self.sink.count >= u32::MAX - 2 {
             return Err(damaged("too many entries (more than 4 billion)".into()));
@@ -267,6 +431,7 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             _ => (item.dsize.unwrap_or(0), item.asize.unwrap_or(0)),
         };
         let counted = f & (flags::FILTERED | flags::OTHER_FS) == 0;
+        let added = Added::of_entry(f, (disk, apparent));
         self.sink.check_time_of(counted, item.mtime.is_some())?;
         let mtime = i64::try_from(item.mtime.unwrap_or(0)).unwrap_or(i64::MAX);
         let node = Node::new(kind, disk, apparent, mtime, f);
@@ -290,21 +455,14 @@ impl<'s, S: ReadAt> Loader<'s, S> {
             }
             (Some(_), false) => {
                 self.sink.out.add(node, &item.name, key, extra, links);
-                return Ok(None);
+                return Ok(Entered::Entry(added));
             }
         };
         if f & flags::UNREADABLE != 0 {
             self.sink.dir_unreadable(seq);
         }
-        Ok(Some(Open {
-            seq,
-            dev,
-            kids: Vec::new(),
-            itemref,
-            claimed: item.items,
-            found: 0,
-            at: None,
-        }))
+        let sums = Sums::of_dir(item, (disk, apparent));
+        Ok(Entered::Dir(Open::new(seq, dev, itemref, item, sums)))
     }
 }
 

@@ -18,8 +18,8 @@ mod walked;
 
 use std::io::{self, Write};
 
-pub use load::read_binary;
 pub(crate) use load::{kind_and_flags, read_binary_part, read_binary_root_name};
+pub use load::{read_binary, read_binary_walked};
 pub use read::{is_binary, BinFile, ReadAt};
 pub use stream::StreamWriter;
 pub use tree::{write_tree, write_view};
@@ -45,6 +45,15 @@ fn block_size(num: u32) -> usize {
         n if n < 16 << 20 => 1024 << 10,
         _ => 2048 << 10,
     }
+}
+
+/// A compressor of blocks: each frame carries its content checksum, so that a reader
+/// refuses a flipped bit inside compressed data, which may still decode (ncdu 2.8 reads such
+/// frames; its own carry none, and a reader takes both).
+fn compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    let mut zstd = zstd::bulk::Compressor::new(LEVEL)?;
+    zstd.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+    Ok(zstd)
 }
 
 /// Writes an export: the signature at once, each data block as it fills, the index at
@@ -99,7 +108,7 @@ impl<W: Write> BinWriter<W> {
                 index: Vec::new(),
                 written: MAGIC.len() as u64,
             },
-            zstd: zstd::bulk::Compressor::new(LEVEL)?,
+            zstd: compressor()?,
         })
     }
 
@@ -273,7 +282,7 @@ mod tests {
             index: Vec::new(),
             written: MAGIC.len() as u64,
         };
-        let mut zstd = zstd::bulk::Compressor::new(LEVEL).expect("zstd");
+        let mut zstd = compressor().expect("zstd");
         for block in blocks.iter().rev() {
             out.block(&mut zstd, block).expect("to a Vec");
         }

@@ -216,8 +216,31 @@ impl<S: ReadAt> BinFile<S> {
                 "item {itemref:#x} points past the end of block {num}"
             )));
         }
+        self.parse(num, itemref, item).map(drop)
+    }
+
+    /// Reads the item `itemref` points at in block `num` (read) into `item`; where it ends.
+    fn parse(&mut self, num: u32, itemref: u64, item: &mut Item) -> Result<usize, ImportError> {
+        let data = self.block(num)?;
         cbor::parse_item(data, itemref, item)
             .map_err(|why| damaged(format!("item {itemref:#x} (block {num}) is damaged: {why}")))
+    }
+
+    /// Reads the root item into `item`. It is written last (after everything below it: by
+    /// ncdu 2.8 and hogs), so it ends its block: a root reference damaged in the index that
+    /// still lands on an item, which would show another tree, is refused.
+    pub fn root_item(&mut self, item: &mut Item) -> Result<(), ImportError> {
+        let root = self.root;
+        self.item(root, item)?;
+        let num = (root >> OFFSET_BITS) as u32;
+        let end = self.parse(num, root, item)?;
+        if end != self.block(num)?.len() {
+            return Err(damaged(format!(
+                "the root item {root:#x} is not the last of its block: the index's root \
+                 reference is damaged"
+            )));
+        }
+        Ok(())
     }
 
     /// The size of block `num`'s data once read (0 before), for marking items seen.

@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 
 use super::spec::{etype, Item};
 use super::tree::{dir_item, leaf_item, Below};
-use super::{BinWriter, Block, Filler, Output, LEVEL};
+use super::{compressor, BinWriter, Block, Filler, Output};
 use crate::tree::{flags, LinkKey, Node, NodeId, StatExtra};
 use crate::walk::{DirSink, Facts};
 
@@ -159,7 +159,7 @@ impl<W: Write + Send> WalkWriter<W> {
         let pool = || self.zstd.lock().unwrap_or_else(PoisonError::into_inner);
         let mut zstd = match pool().pop() {
             Some(zstd) => zstd,
-            None => zstd::bulk::Compressor::new(LEVEL)?,
+            None => compressor()?,
         };
         let frame = block.compress(&mut zstd);
         pool().push(zstd);
@@ -201,7 +201,7 @@ impl<W: Write + Send> WalkWriter<W> {
             .unwrap_or_else(PoisonError::into_inner);
         let mut zstd = match zstd.pop() {
             Some(zstd) => zstd,
-            None => zstd::bulk::Compressor::new(LEVEL)?,
+            None => compressor()?,
         };
         for block in state.full.drain(..).chain(last) {
             output.block(&mut zstd, &block)?;

@@ -15,6 +15,9 @@ pub fn write_compressed<W: Write>(
     write: impl FnOnce(&mut zstd::stream::write::Encoder<'static, W>) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut z = zstd::stream::write::Encoder::new(out, LEVEL)?;
+    // a flipped bit inside the compressed data may still decode: the checksum makes the
+    // reader refuse it (ncdu 2.8 reads such frames; its own, without one, stay readable)
+    z.include_checksum(true)?;
     write(&mut z)?;
     z.finish().map(drop)
 }

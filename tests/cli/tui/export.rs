@@ -249,3 +249,20 @@ fn a_damaged_block_is_one_line_in_the_footer_and_the_rest_is_browsed() {
     let screen = lines(&term).join("\n");
     assert!(screen.contains("f1") && screen.contains("f2"), "{screen}");
 }
+
+/// A directory whose stored totals are not what its entries add up to: `hogs i` says so in
+/// the footer, naming the file and the directory (and the run ends with status 1: the
+/// loaded import refuses the file, as `tests/cli/damaged_exports.rs` checks).
+#[test]
+fn totals_that_do_not_add_up_are_one_line_in_the_footer() {
+    let env = TestEnv::new();
+    let path = env.path("over.ncdu");
+    crate::damaged_exports::one_file(10, &path);
+    let mut read = on_demand(&path);
+    let mut term = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
+    read.draw(&mut term).expect("draw");
+    let screen = lines(&term);
+    let footer = screen[usize::from(HEIGHT) - 1].trim();
+    let said = format!("cannot read all of '{}': directory /r ", path.display());
+    assert!(footer.starts_with(&said), "{}", screen.join("\n"));
+}

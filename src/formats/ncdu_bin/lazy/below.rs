@@ -1,7 +1,9 @@
 //! What is below a directory of a [`LazyTree`], read to its end when asked: the entries
 //! counted as the whole import counts them, and what could not be read.
 
-use super::chain::{Chain, Children};
+use super::chain::Chain;
+use super::listing::Children;
+use super::verify::Check;
 use super::{damaged, Facts, LazyTree, Stop, COUNTS, UNRECORDED_ERROR, UNSURE_LINK};
 use crate::formats::ncdu_bin::spec::etype;
 use crate::formats::ncdu_bin::ReadAt;
@@ -97,6 +99,7 @@ impl<S: ReadAt> LazyTree<S> {
             count: u64,
             found: u64,
             sums: Sums,
+            check: Check,
         }
         let open = |itemref: u64, f: &Facts| Open {
             walk: Chain::new(itemref, f),
@@ -105,6 +108,7 @@ impl<S: ReadAt> LazyTree<S> {
             count: 1,
             found: 0,
             sums: Sums::default(),
+            check: Check::new(self, itemref),
         };
         let mut stack = vec![open(dir, &self.facts(dir))];
         while let Some(top) = stack.last_mut() {
@@ -124,6 +128,7 @@ impl<S: ReadAt> LazyTree<S> {
                     }
                     return 0;
                 }
+                done.check.finish(self, done.itemref, &done.facts);
                 if !self.browsing && !done.sums.links_count(&done.facts) {
                     self.fail(Stop::Load(UNSURE_LINK));
                     return 0;
@@ -140,6 +145,7 @@ impl<S: ReadAt> LazyTree<S> {
             };
             top.found += 1;
             top.sums.add(&c);
+            top.check.entry(self, top.itemref, at, &c);
             match c.etype {
                 // ncdu's sizes of a directory that shares inodes with others: which names
                 // count only the whole file tells

@@ -1,10 +1,7 @@
 //! Walks along a directory's chain of children (`prev` from its `sub`), bounded and
-//! loop-checked, and its children in the stored order (from its listing).
+//! loop-checked.
 
-use std::rc::Rc;
-
-use super::listing::Listing;
-use super::{damaged, Facts, ItemId, LazyTree, NONE};
+use super::{damaged, Facts, LazyTree, NONE};
 use crate::formats::ncdu_bin::ReadAt;
 
 /// A walk along a directory's chain of children, from its last: never longer than the
@@ -59,35 +56,5 @@ impl Chain {
         let f = tree.facts(at);
         self.next = f.prev;
         Some((at, f))
-    }
-}
-
-/// The children of one directory in the stored order, from its listing.
-pub struct Children {
-    pub(super) listing: Option<Rc<Listing>>,
-    /// The directory's number ([`super::dirs`]).
-    pub(super) parent: u32,
-    pub(super) next: usize,
-    /// Leave out the entries that could not be read (`err` items: no entry of the tree).
-    pub(super) entries_only: bool,
-}
-
-impl Iterator for Children {
-    type Item = ItemId;
-
-    fn next(&mut self) -> Option<ItemId> {
-        let listing = self.listing.as_ref()?;
-        loop {
-            let (item, error) = listing.at(self.next)?;
-            let at = u32::try_from(self.next).ok()?;
-            self.next += 1;
-            if !(self.entries_only && error) {
-                return Some(ItemId {
-                    item,
-                    parent: self.parent,
-                    at,
-                });
-            }
-        }
     }
 }

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::chain::Chain;
+use super::verify;
 use super::{damaged, slot, Facts, ItemId, LazyTree, Stop, COMPARED, FACTS, UNRECORDED_ERROR};
 use crate::formats::ncdu_bin::spec::etype;
 use crate::formats::ncdu_bin::ReadAt;
@@ -165,11 +166,44 @@ impl Listing {
     }
 }
 
+/// The children of one directory in the stored order, from its listing.
+pub struct Children {
+    pub(super) listing: Option<Rc<Listing>>,
+    /// The directory's number ([`super::dirs`]).
+    pub(super) parent: u32,
+    pub(super) next: usize,
+    /// Leave out the entries that could not be read (`err` items: no entry of the tree).
+    pub(super) entries_only: bool,
+}
+
+impl Iterator for Children {
+    type Item = ItemId;
+
+    fn next(&mut self) -> Option<ItemId> {
+        let listing = self.listing.as_ref()?;
+        loop {
+            let (item, error) = listing.at(self.next)?;
+            let at = u32::try_from(self.next).ok()?;
+            self.next += 1;
+            if !(self.entries_only && error) {
+                return Some(ItemId {
+                    item,
+                    parent: self.parent,
+                    at,
+                });
+            }
+        }
+    }
+}
+
+/// A listing kept, and when it was last listed.
+type Kept = (Rc<Listing>, u64);
+
 /// The listings kept, by directory number ([`super::dirs`]), the directories listed
 /// longest ago dropped first once they hold more than [`KEPT`] children.
 #[derive(Default)]
 pub(super) struct Listings {
-    by_dir: RefCell<Vec<Option<(Rc<Listing>, u64)>>>,
+    by_dir: RefCell<Vec<Option<Kept>>>,
     /// Directory numbers by when they were last listed.
     order: RefCell<BTreeMap<u64, u32>>,
     tick: Cell<u64>,
@@ -291,8 +325,9 @@ impl<S: ReadAt> LazyTree<S> {
     }
 
     /// The children of directory `dir`, read once along its chain and kept
-    /// ([`listing`]); each directory among them checked to claim fewer entries than `dir`
-    /// (so that no chain of references leads back up).
+    /// ([`listing`]); `dir`'s totals checked against them the first time ([`super::verify`]),
+    /// and each directory among them checked to claim fewer entries than `dir` (so that no
+    /// chain of references leads back up).
     pub(super) fn list(&self, dir: u64) -> Rc<Listing> {
         let number = self.dirs.borrow_mut().number(dir);
         if let Some(l) = self.listings.get(number) {
@@ -302,11 +337,13 @@ impl<S: ReadAt> LazyTree<S> {
         let mut walk = Chain::new(dir, &f);
         let mut listing = Listing::new(dir);
         let mut name = Vec::new();
+        let mut check = verify::Check::new(self, dir);
         while let Some((at, c)) = walk.next(self) {
             name.clear();
             // just parsed by the walk (none if it could not be)
             self.cached_name(at, &mut name);
             listing.push(at, &c, &name);
+            check.entry(self, dir, at, &c);
             if c.etype == etype::ERR && !f.errors {
                 // the errors found on demand would miss it
                 self.fail(Stop::Load(UNRECORDED_ERROR));
@@ -318,6 +355,7 @@ impl<S: ReadAt> LazyTree<S> {
                 )));
             }
         }
+        check.finish(self, dir, &f);
         self.listings.keep(number, listing.seal())
     }
 }
