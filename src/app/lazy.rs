@@ -7,7 +7,7 @@
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::os::unix::ffi::OsStrExt;
 
 use super::rows::{render_rows, Shown};
@@ -15,6 +15,7 @@ use crate::config::{Config, Form, View};
 use crate::error::{fail, report_errors_by_path, say, ExitStatus};
 use crate::formats::ncdu_bin::lazy::{LazyTree, Stop};
 use crate::formats::ncdu_bin::{is_binary, ReadAt};
+use crate::import::unlinked_temp;
 use crate::render::escape::shown;
 use crate::render::labels::Labels;
 use crate::tree::TreeView;
@@ -44,7 +45,7 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
         }
     };
     let errors = tree.errors();
-    let mut out = Vec::new();
+    let mut out = Held::default();
     let rendered = render(&tree, config, view, &mut out);
     match tree.outcome() {
         Err(Stop::Damaged(e)) => return Some(cannot(&e)),
@@ -60,10 +61,7 @@ pub fn print(config: &Config, view: View) -> Option<ExitStatus> {
         true => ExitStatus::Success,
         false => ExitStatus::Incomplete,
     };
-    let written = rendered.and_then(|()| {
-        let mut stdout = io::stdout().lock();
-        stdout.write_all(&out).and_then(|()| stdout.flush())
-    });
+    let written = rendered.and_then(|()| out.write_to(&mut io::stdout().lock()));
     let data = view.form == Form::Json;
     Some(status.max(super::write_status(written, None, data, tty)))
 }
@@ -96,6 +94,54 @@ pub(super) fn binary_file(path: &OsStr) -> Option<File> {
     let regular = file.metadata().is_ok_and(|m| m.is_file());
     (regular && ReadAt::read_exact_at(&file, &mut head, 0).is_ok() && is_binary(&head))
         .then_some(file)
+}
+
+/// What a view printed on demand renders, held until it is known to be whole: in memory up
+/// to [`HELD`] bytes, then in an unlinked temporary file (every row of a directory of
+/// 200,000 files is 40 MB of bars: more than the whole import holds).
+#[derive(Default)]
+struct Held {
+    memory: Vec<u8>,
+    file: Option<io::BufWriter<File>>,
+}
+
+/// The most bytes of a rendered view held in memory.
+const HELD: usize = 1 << 20;
+
+impl Write for Held {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.file.is_none() && self.memory.len() + buf.len() > HELD {
+            // no temporary file (a full or read-only $TMPDIR): held in memory, as before
+            if let Ok(temp) = unlinked_temp("view") {
+                let mut file = io::BufWriter::with_capacity(1 << 16, temp);
+                file.write_all(&self.memory)?;
+                self.memory = Vec::new();
+                self.file = Some(file);
+            }
+        }
+        match &mut self.file {
+            Some(file) => file.write_all(buf),
+            None => self.memory.write_all(buf),
+        }
+        .map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Held {
+    /// Writes what is held to `out`.
+    fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(file) = self.file {
+            let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+            file.seek(io::SeekFrom::Start(0))?;
+            io::copy(&mut file, out)?;
+        }
+        out.write_all(&self.memory)?;
+        out.flush()
+    }
 }
 
 /// The view of the tree, as the loaded import's is drawn.

@@ -165,6 +165,69 @@ fn views_of_a_binary_export_read_on_demand_print_what_the_loaded_import_prints()
     assert!(on_demand >= 2 * VIEWS.len(), "{on_demand}");
 }
 
+/// The views of a huge directory compared: every row of it (more than the 1 MiB a view
+/// read on demand holds in memory), a few, its files, JSON, columns.
+const WIDE_VIEWS: &[&[&str]] = &[
+    &["-d", "1"],
+    &["-n", "40"],
+    &["-F", "-n", "25"],
+    &["-j", "-d", "1"],
+    &["-R", "-d", "1"],
+];
+
+/// Every view of `views` of `file` read on demand prints byte for byte what the loaded
+/// import prints.
+fn same_views(env: &TestEnv, file: &Path, views: &[&[&str]]) {
+    for view in views {
+        let loaded = run_as(env, "load", file, view);
+        let read = run_as(env, "say", file, view);
+        let what = format!("{} {view:?}", file.display());
+        assert_eq!(
+            String::from_utf8_lossy(&read.stderr),
+            "hogs: import: read on demand\n",
+            "{what}"
+        );
+        assert!(loaded.status.success(), "{what}: {loaded:?}");
+        assert!(read.stdout == loaded.stdout, "{what}: the outputs differ");
+        assert_eq!(read.status.code(), loaded.status.code(), "{what}");
+    }
+}
+
+/// A directory of 20,000 entries (sizes that tie, names written out of order, a few
+/// subdirectories among them: itemrefs out of order) and a 300-deep chain of directories,
+/// each with a file: the entries of a huge directory are kept as listed, and found by
+/// where they are listed, so a view of them is what the loaded import shows.
+#[test]
+fn a_huge_directory_and_a_deep_chain_read_on_demand_print_what_the_loaded_import_prints() {
+    let env = TestEnv::new();
+    env.mkdir("w/wide");
+    for i in 0..20_000u64 {
+        let n = i * 7919 % 20_000;
+        if n % 2000 == 7 {
+            env.mkdir(format!("w/wide/d{n}"));
+            env.file(format!("w/wide/d{n}/in"), n);
+        } else {
+            env.file(format!("w/wide/f{n}"), n % 5 * 3000);
+        }
+    }
+    env.stdout_ok(["-O", "wide.ncdu", "w"]);
+    same_views(&env, &env.path("wide.ncdu"), WIDE_VIEWS);
+    let mut deep = PathBuf::from("deep");
+    for i in 0..300 {
+        deep.push(format!("d{}", i % 3));
+        env.mkdir(&deep);
+        env.file(deep.join("f"), i % 4 * 4096);
+    }
+    env.stdout_ok(["-O", "deep.ncdu", "deep"]);
+    let all = ["-d", "400", "-n", "1000"];
+    let views: &[&[&str]] = &[
+        &all,
+        &["-p", "-d", "400", "-n", "1000"],
+        &["-F", "-d", "400"],
+    ];
+    same_views(&env, &env.path("deep.ncdu"), views);
+}
+
 /// hogs on a file holding `bytes`, read on demand.
 fn refused(env: &TestEnv, bytes: &[u8], args: &[&str]) -> String {
     std::fs::write(env.path("bad.ncdu"), bytes).expect("write");

@@ -18,6 +18,8 @@
 
 mod below;
 mod chain;
+mod dirs;
+mod listing;
 mod names;
 mod verify;
 
@@ -33,7 +35,8 @@ use crate::formats::ImportError;
 use crate::tree::ids::{EntryId, Sparse};
 use crate::tree::{EntryKind, TreeView};
 use crate::vocab::SizeMode;
-use chain::{Chain, Children};
+use dirs::Dirs;
+use listing::{Children, Listings};
 use names::Names;
 
 /// No item: the parent of a root, the total's itemref.
@@ -45,24 +48,36 @@ const FACTS: usize = 4096;
 /// Names compared and kept, by itemref (a direct-mapped cache).
 const COMPARED: usize = 1024;
 
-/// A directory's children are listed in the stored order (the chain runs the other way) a
-/// segment at a time: the chain's every `SEGMENT`th itemref is kept, then each segment read
-/// again backwards.
-const SEGMENT: usize = 256;
-
 /// The most directories whose entry counts are kept.
 const COUNTS: usize = 1 << 16;
 
-/// An entry: its itemref, and that of the directory that lists it (`NONE` for the root).
+/// No directory: the parent of a root, and of the total.
+const NO_DIR: u32 = u32::MAX;
+
+/// An entry: its itemref, the number of the directory that lists it ([`dirs`]; `NO_DIR` for
+/// the root) and where it is in that directory's children (0 for the root).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct ItemId {
     item: u64,
-    parent: u64,
+    parent: u32,
+    at: u32,
+}
+
+impl ItemId {
+    /// The id of directory `item` seen as a root (where it is listed unknown).
+    fn root_of(item: u64) -> ItemId {
+        ItemId {
+            item,
+            parent: NO_DIR,
+            at: 0,
+        }
+    }
 }
 
 const TOTAL: ItemId = ItemId {
     item: NONE,
-    parent: NONE,
+    parent: NO_DIR,
+    at: NO_DIR,
 };
 
 /// Tables by entry, for the views that keep them (the comparison): hashed, as itemrefs are
@@ -71,6 +86,7 @@ impl EntryId for ItemId {
     const NONE: ItemId = ItemId {
         item: NONE,
         parent: 0,
+        at: 0,
     };
     type Map<V: EntryId> = Sparse<ItemId, V>;
     type Set = FxHashSet<ItemId>;
@@ -126,14 +142,6 @@ const NOTHING: Facts = Facts {
     mtime: 0,
 };
 
-/// A directory's children as last listed.
-struct Listing {
-    dir: u64,
-    count: usize,
-    /// Every [`SEGMENT`]th child from the last.
-    marks: Vec<u64>,
-}
-
 /// An ncdu 2 binary export read on demand.
 pub struct LazyTree<S> {
     file: RefCell<BinFile<S>>,
@@ -142,12 +150,13 @@ pub struct LazyTree<S> {
     /// The name of each item in `facts`, beside it: a comparison matches every name of a
     /// directory it reads, just after listing it (one parse an item, not two).
     fact_names: RefCell<Vec<(u64, Vec<u8>)>>,
-    /// The directory that lists each directory listed.
-    parents: RefCell<FxHashMap<u64, u64>>,
+    /// The directories listed, numbered, and the directory that lists each.
+    dirs: RefCell<Dirs>,
     counts: RefCell<FxHashMap<u64, u64>>,
     /// Directories whose hard links are known to count, or not.
     links: RefCell<FxHashMap<u64, bool>>,
-    listing: RefCell<Option<Listing>>,
+    /// The children of the directories listed last ([`listing`]).
+    listings: Listings,
     /// Directories checked against their entries ([`verify`]).
     verified: verify::Verified,
     names: Names,
@@ -205,10 +214,10 @@ impl<S: ReadAt> LazyTree<S> {
             item: RefCell::new(Item::default()),
             facts: RefCell::new(vec![(NONE, NOTHING); FACTS]),
             fact_names: RefCell::new(vec![(NONE, Vec::new()); FACTS]),
-            parents: RefCell::default(),
+            dirs: RefCell::default(),
             counts: RefCell::default(),
             links: RefCell::default(),
-            listing: RefCell::new(None),
+            listings: Listings::default(),
             verified: verify::Verified::default(),
             names: Names::new(),
             compared_names: RefCell::new(vec![(NONE, Vec::new()); COMPARED]),
@@ -223,7 +232,7 @@ impl<S: ReadAt> LazyTree<S> {
         if tree.root_facts.shares {
             return Err(Stop::Load("ncdu's shared sizes of hard links"));
         }
-        tree.parents.borrow_mut().insert(root, NONE);
+        tree.dirs.borrow_mut().went_into(ItemId::root_of(root));
         Ok(tree)
     }
 
@@ -319,10 +328,12 @@ impl<S: ReadAt> LazyTree<S> {
     fn shown(&self, id: ItemId) -> Facts {
         let f = match id == TOTAL {
             true => self.root_facts,
-            false => self.facts(id.item),
+            false => self.entry_facts(id),
         };
         let why = match f.etype {
-            etype::LINK if id.parent != NONE && (self.browsing || self.links_count(id.parent)) => {
+            etype::LINK
+                if id.parent != NO_DIR && (self.browsing || self.links_count(self.dir(id))) =>
+            {
                 return Facts {
                     flags: f.flags | crate::tree::flags::HARDLINK,
                     ..f
@@ -334,75 +345,6 @@ impl<S: ReadAt> LazyTree<S> {
         };
         self.fail(Stop::Load(why));
         NOTHING
-    }
-
-    /// [`LazyTree::read_name`] through a small cache: the entries a view compares again and
-    /// again are the few in its heap of the best so far.
-    fn compared_name(&self, itemref: u64, into: &mut Vec<u8>) {
-        let at = slot(itemref, COMPARED);
-        let mut cache = self.compared_names.borrow_mut();
-        let cached = &mut cache[at];
-        if cached.0 != itemref {
-            self.read_name(itemref, &mut cached.1);
-            cached.0 = itemref;
-        }
-        into.clear();
-        into.extend_from_slice(&cached.1);
-    }
-
-    /// The name stored for `itemref` (a copy).
-    fn read_name(&self, itemref: u64, into: &mut Vec<u8>) {
-        into.clear();
-        if let Some(named) = self.fact_names.borrow().get(slot(itemref, FACTS)) {
-            if named.0 == itemref {
-                into.extend_from_slice(&named.1);
-                return;
-            }
-        }
-        let mut item = self.item.borrow_mut();
-        match self.file.borrow_mut().item(itemref, &mut item) {
-            Ok(()) => into.extend_from_slice(&item.name),
-            Err(e) => self.fail(Stop::Damaged(e)),
-        }
-    }
-
-    /// The children of directory `dir` counted (errors, which are no entries, aside), with a
-    /// mark every [`SEGMENT`] items (errors included); each
-    /// directory among them checked to claim fewer entries than `dir` (so that no chain of
-    /// references leads back up).
-    fn list(&self, dir: u64) -> (usize, Vec<u64>) {
-        if let Some(l) = self.listing.borrow().as_ref().filter(|l| l.dir == dir) {
-            return (l.count, l.marks.clone());
-        }
-        let f = self.facts(dir);
-        let mut walk = Chain::new(dir, &f);
-        let (mut count, mut marks) = (0, Vec::new());
-        let mut check = verify::Check::new(self, dir);
-        while let Some((at, c)) = walk.next(self) {
-            if walk.steps % SEGMENT as u64 == 1 {
-                marks.push(at);
-            }
-            check.entry(self, dir, at, &c);
-            count += usize::from(c.etype != etype::ERR);
-            if c.etype == etype::ERR && !f.errors {
-                // the errors found on demand would miss it
-                self.fail(Stop::Load(UNRECORDED_ERROR));
-            } else if c.etype == etype::DIR && c.items >= f.items {
-                self.fail(damaged(format!(
-                    "directory item {at:#x} claims {} entries, not fewer than the {} of the \
-                     directory that lists it: the file's references loop",
-                    c.items, f.items
-                )));
-            }
-        }
-        check.finish(self, dir, &f);
-        let listing = Listing {
-            dir,
-            count,
-            marks: marks.clone(),
-        };
-        *self.listing.borrow_mut() = Some(listing);
-        (count, marks)
     }
 }
 
@@ -453,10 +395,7 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     }
 
     fn roots(&self) -> impl Iterator<Item = ItemId> + '_ {
-        std::iter::once(ItemId {
-            item: self.root,
-            parent: NONE,
-        })
+        std::iter::once(ItemId::root_of(self.root))
     }
 
     fn name(&self, id: ItemId) -> &[u8] {
@@ -470,20 +409,28 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     fn entry_name(&self, id: ItemId) -> &[u8] {
         self.names.get_or_insert(id.item, || {
             let mut name = Vec::new();
-            self.read_name(id.item, &mut name);
+            self.entry_name_of(id, &mut name);
             name
         })
     }
 
     fn entry_name_into(&self, id: ItemId, out: &mut Vec<u8>) {
-        self.read_name(id.item, out);
+        self.entry_name_of(id, out);
     }
 
     fn cmp_entry_names(&self, a: ItemId, b: ItemId) -> Ordering {
+        if a.parent == b.parent {
+            let listed = self.listings.peek(a.parent, |l| {
+                Some(l.name(a.at, a.item)?.cmp(l.name(b.at, b.item)?))
+            });
+            if let Some(order) = listed.flatten() {
+                return order;
+            }
+        }
         let mut pair = self.compared.borrow_mut();
         let (first, second) = &mut *pair;
-        self.compared_name(a.item, first);
-        self.compared_name(b.item, second);
+        self.compared_name(a, first);
+        self.compared_name(b, second);
         first.cmp(&second)
     }
 
@@ -521,14 +468,12 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
     }
 
     fn parent(&self, id: ItemId) -> ItemId {
-        if id.parent == NONE {
+        if id.parent == NO_DIR {
             return TOTAL;
         }
-        let above = self.parents.borrow().get(&id.parent).copied();
-        ItemId {
-            item: id.parent,
-            parent: above.unwrap_or(NONE),
-        }
+        let dirs = self.dirs.borrow();
+        let above = dirs.id(id.parent);
+        above.unwrap_or_else(|| ItemId::root_of(dirs.item(id.parent)))
     }
 
     fn child_count(&self, id: ItemId) -> usize {
@@ -536,42 +481,50 @@ impl<S: ReadAt> TreeView for LazyTree<S> {
             _ if self.stopped() => 0,
             TOTAL => 1,
             _ if self.shown(id).etype != etype::DIR => 0,
-            _ => self.list(id.item).0,
+            _ => self.list(id.item).count,
         }
     }
 
     fn children(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
         if id != TOTAL && !self.stopped() && self.shown(id).etype == etype::DIR {
-            self.parents.borrow_mut().insert(id.item, id.parent);
+            self.dirs.borrow_mut().went_into(id);
         }
         self.children_passing(id)
     }
 
     fn children_passing(&self, id: ItemId) -> impl Iterator<Item = ItemId> + '_ {
-        let (dir, marks) = match id {
-            _ if self.stopped() => (NONE, Vec::new()),
-            TOTAL => (NONE, Vec::new()),
-            _ if self.shown(id).etype != etype::DIR => (id.item, Vec::new()),
-            _ => (id.item, self.list(id.item).1),
+        let listing = match id {
+            _ if self.stopped() => None,
+            TOTAL => None,
+            _ if self.shown(id).etype != etype::DIR => None,
+            _ => Some(self.list(id.item)),
         };
         let root = (id == TOTAL && !self.stopped())
             .then(|| self.roots().next())
             .flatten();
+        let parent = match &listing {
+            Some(l) => self.dirs.borrow_mut().number(l.dir),
+            None => NO_DIR,
+        };
         root.into_iter().chain(Children {
-            tree: self,
-            dir,
-            marks,
-            segment: Vec::new(),
+            listing,
+            parent,
+            next: 0,
             entries_only: true,
         })
     }
 
     fn is_root(&self, id: ItemId) -> bool {
-        id != TOTAL && id.parent == NONE
+        id != TOTAL && id.parent == NO_DIR
     }
 }
 
 impl<S> LazyTree<S> {
+    /// The itemref of the directory that lists `id` (`NONE` for a root).
+    fn dir(&self, id: ItemId) -> u64 {
+        self.dirs.borrow().item(id.parent)
+    }
+
     fn root_if_total(&self, id: ItemId) -> u64 {
         if id == TOTAL {
             self.root

@@ -51,19 +51,24 @@ struct Open {
     next: u64,
 }
 
-/// A child waiting for the subdirectories listed before it.
+/// A child waiting for the subdirectories listed before it. Small (a leaf boxed): each
+/// directory open holds a queue of them from its first subdirectory on, and a 20,000-deep
+/// tree holds 20,000 queues.
 enum Waiting {
-    Leaf {
-        node: Node,
-        name: Box<[u8]>,
-        facts: Facts,
-    },
+    Leaf(Box<Leaf>),
     Failed(Box<[u8]>),
     /// A subdirectory: its item once it is closed.
     Dir(Option<Box<Item>>),
     /// A subdirectory closed that is not written: a name of a directory walked under another
     /// (-L), which counts nothing, as in du and in a walk's views.
     Repeated,
+}
+
+/// A non-directory waiting.
+struct Leaf {
+    node: Node,
+    name: Box<[u8]>,
+    facts: Facts,
 }
 
 /// The block being filled and the open directories, under one lock.
@@ -304,7 +309,10 @@ impl<W: Write + Send> WalkWriter<W> {
     /// Writes a child that waited (or had no need to) into `dir`.
     fn write_waiting(&self, s: &mut State, dir: NodeId, waiting: Waiting) {
         match waiting {
-            Waiting::Leaf { node, name, facts } => self.leaf(s, dir, node, &name, &facts),
+            Waiting::Leaf(leaf) => {
+                let Leaf { node, name, facts } = *leaf;
+                self.leaf(s, dir, node, &name, &facts);
+            }
             Waiting::Failed(name) => {
                 s.item.clear();
                 s.item.etype = etype::ERR;
@@ -464,7 +472,8 @@ impl<W: Write + Send> DirSink for WalkWriter<W> {
                     self.leaf(&mut s, dir, node.clone(), name, &f);
                 } else {
                     let (node, name, facts) = (node.clone(), name.into(), f);
-                    self.child(&mut s, dir, Waiting::Leaf { node, name, facts });
+                    let leaf = Box::new(Leaf { node, name, facts });
+                    self.child(&mut s, dir, Waiting::Leaf(leaf));
                 }
             }
         }

@@ -1,9 +1,10 @@
 //! What is below a directory of a [`LazyTree`], read to its end when asked: the entries
 //! counted as the whole import counts them, and what could not be read.
 
-use super::chain::{Chain, Children};
+use super::chain::Chain;
+use super::listing::Children;
 use super::verify::Check;
-use super::{damaged, Facts, LazyTree, Stop, COUNTS, NONE, UNRECORDED_ERROR, UNSURE_LINK};
+use super::{damaged, Facts, LazyTree, Stop, COUNTS, UNRECORDED_ERROR, UNSURE_LINK};
 use crate::formats::ncdu_bin::spec::etype;
 use crate::formats::ncdu_bin::ReadAt;
 use crate::walk::ErrorKind;
@@ -16,16 +17,20 @@ impl<S: ReadAt> LazyTree<S> {
         let mut path = self.root_name.clone();
         let mut name = Vec::new();
         let mut open = Vec::new();
-        let mut dir = (self.root, NONE, path.len());
+        let mut dir = (self.root, path.len());
         loop {
             let f = self.facts(dir.0);
             if f.errors && !self.stopped() {
                 if f.flags & crate::tree::flags::UNREADABLE != 0 {
                     unreadable.push((ErrorKind::ReadDir, path.clone()));
                 }
-                let marks = self.list(dir.0).1;
-                let kids = self.listed_items(dir.0, marks);
-                open.push((kids, dir.2));
+                let kids = Children {
+                    listing: Some(self.list(dir.0)),
+                    parent: self.dirs.borrow_mut().number(dir.0),
+                    next: 0,
+                    entries_only: false,
+                };
+                open.push((kids, dir.1));
             }
             let next = loop {
                 let Some((kids, len)) = open.last_mut() else {
@@ -36,11 +41,11 @@ impl<S: ReadAt> LazyTree<S> {
                     open.pop();
                     continue;
                 };
-                let c = self.facts(kid.item);
+                let c = self.entry_facts(kid);
                 if c.etype != etype::ERR && !c.errors {
                     continue;
                 }
-                self.read_name(kid.item, &mut name);
+                self.entry_name_of(kid, &mut name);
                 if path.last() != Some(&b'/') {
                     path.push(b'/');
                 }
@@ -49,7 +54,7 @@ impl<S: ReadAt> LazyTree<S> {
                     failed.push((ErrorKind::Access, path.clone()));
                     continue;
                 }
-                break Some((kid.item, kid.parent, path.len()));
+                break Some((kid.item, path.len()));
             };
             match next {
                 Some(d) => dir = d,
@@ -59,17 +64,6 @@ impl<S: ReadAt> LazyTree<S> {
         let mut all: Vec<_> = unreadable.into_iter().chain(failed).collect();
         all.sort_by(|a, b| a.1.cmp(&b.1));
         all
-    }
-
-    /// Every item directory `dir` lists (errors included), in the stored order.
-    fn listed_items(&self, dir: u64, marks: Vec<u64>) -> Children<'_, S> {
-        Children {
-            tree: self,
-            dir,
-            marks,
-            segment: Vec::new(),
-            entries_only: false,
-        }
     }
 
     /// Whether every hard link directory `dir` lists is a name that counts, as the whole

@@ -1,8 +1,7 @@
 //! Walks along a directory's chain of children (`prev` from its `sub`), bounded and
-//! loop-checked, and its children in the stored order.
+//! loop-checked.
 
-use super::{damaged, Facts, ItemId, LazyTree, NONE, SEGMENT};
-use crate::formats::ncdu_bin::spec::etype;
+use super::{damaged, Facts, LazyTree, NONE};
 use crate::formats::ncdu_bin::ReadAt;
 
 /// A walk along a directory's chain of children, from its last: never longer than the
@@ -57,42 +56,5 @@ impl Chain {
         let f = tree.facts(at);
         self.next = f.prev;
         Some((at, f))
-    }
-}
-
-/// The children of one directory in the stored order: the segments between the marks of
-/// [`LazyTree::list`] from the last mark (the first children) back.
-pub struct Children<'t, S> {
-    pub(super) tree: &'t LazyTree<S>,
-    pub(super) dir: u64,
-    pub(super) marks: Vec<u64>,
-    pub(super) segment: Vec<u64>,
-    /// Leave out the entries that could not be read (`err` items: no entry of the tree).
-    pub(super) entries_only: bool,
-}
-
-impl<S: ReadAt> Iterator for Children<'_, S> {
-    type Item = ItemId;
-
-    fn next(&mut self) -> Option<ItemId> {
-        while self.segment.is_empty() {
-            let mark = self.marks.pop()?;
-            let mut walk = Chain::from(self.dir, SEGMENT as u64, Some(mark));
-            let mut read = 0;
-            while let Some((at, f)) = walk.next(self.tree) {
-                if !(self.entries_only && f.etype == etype::ERR) {
-                    self.segment.push(at);
-                }
-                read += 1;
-                if read == SEGMENT {
-                    break;
-                }
-            }
-        }
-        let item = self.segment.pop()?;
-        Some(ItemId {
-            item,
-            parent: self.dir,
-        })
     }
 }

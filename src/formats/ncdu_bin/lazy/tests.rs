@@ -7,7 +7,7 @@ impl<S> LazyTree<S> {
     fn kept(&self) -> (usize, usize, usize) {
         (
             self.names.len(),
-            self.parents.borrow().len(),
+            self.dirs.borrow().len(),
             self.counts.borrow().len(),
         )
     }
