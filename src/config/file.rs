@@ -44,6 +44,14 @@ const NOT_KEYS: &[&str] = &[
     "null",
     // reading every file's extents costs a pass of its own: asked for per run
     "extents",
+    // the history: each a command of its own, never a standing wish (a config file that
+    // recorded every run into a database would surprise)
+    "record",
+    "history",
+    "between",
+    "trend",
+    "prometheus",
+    "forget-before",
 ];
 
 /// dust's config keys that name a hogs flag differently: (dust's key, hogs's long flag).

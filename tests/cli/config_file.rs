@@ -367,6 +367,12 @@ fn every_long_flag_is_a_documented_config_key() {
         "by-owner",
         "null",
         "extents",
+        "record",
+        "history",
+        "between",
+        "trend",
+        "prometheus",
+        "forget-before",
     ];
     let mut keys = 0;
     for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
