@@ -218,26 +218,29 @@ proptest! {
 // ---------- the reader of ncdu 2's binary format ----------
 
 /// A valid binary export: a root, directories of files named from `names`, as hogs writes
-/// them, with blocks of `block` bytes (many blocks, references across them).
+/// them, with blocks of `block` bytes (many blocks, references across them). Every inode is
+/// its own and every directory stores what its entries add up to: a reader refuses a
+/// directory whose stored totals are not its entries' sum (issue 40).
 fn binary_with(names: &[String], block: usize) -> Vec<u8> {
     use hogs::formats::ncdu_bin::spec::{etype, Item};
     let mut w = hogs::formats::ncdu_bin::BinWriter::with_block_size(Vec::new(), Some(block))
         .expect("a writer");
     let (mut root_last, mut dir_last, mut in_dir) = (None, None, 0u64);
-    let mut items = 0;
+    let (mut items, mut dir_sums, mut root_sums) = (0, (0u64, 0u64), (0u64, 0u64));
     for (i, n) in names.iter().enumerate() {
         let file = Item {
-            etype: [etype::REG, etype::LINK, etype::NONREG, etype::ERR][i % 4],
+            etype: [etype::REG, etype::LINK, etype::NONREG][i % 3],
             name: format!("n{i}-{}", n.replace('/', "_")).into_bytes(),
             prev: dir_last,
             asize: Some(i as u64),
             dsize: Some(4096),
-            ino: Some(i as u64 % 3),
+            ino: Some(i as u64),
             nlink: Some(2),
             ..Item::default()
         };
         dir_last = Some(w.item(&file).expect("item"));
         in_dir += 1;
+        dir_sums = (dir_sums.0 + 4096, dir_sums.1 + i as u64);
         if i % 3 == 2 || i + 1 == names.len() {
             let dir = Item {
                 etype: etype::DIR,
@@ -246,9 +249,13 @@ fn binary_with(names: &[String], block: usize) -> Vec<u8> {
                 sub: dir_last.take(),
                 items: Some(in_dir),
                 rderr: Some(false),
+                cumdsize: Some(dir_sums.0),
+                cumasize: Some(dir_sums.1),
                 ..Item::default()
             };
             root_last = Some(w.item(&dir).expect("dir"));
+            root_sums = (root_sums.0 + dir_sums.0, root_sums.1 + dir_sums.1);
+            dir_sums = (0, 0);
             items += in_dir + 1;
             in_dir = 0;
         }
@@ -259,6 +266,8 @@ fn binary_with(names: &[String], block: usize) -> Vec<u8> {
         sub: root_last,
         items: Some(items),
         dev: Some(1),
+        cumdsize: Some(root_sums.0),
+        cumasize: Some(root_sums.1),
         ..Item::default()
     };
     let root = w.item(&root).expect("root");
